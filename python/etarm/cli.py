@@ -1,0 +1,114 @@
+"""etarm's command line: ``etarm compile -m MODEL -t TARGET -o OUT.pte [...]``.
+
+The flags follow the ExecuTorch Arm backend's aot_arm_compiler so existing
+scripts port by changing the program name.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+import traceback
+
+from etarm.errors import EtarmError
+
+
+def _compile_parser(sub) -> argparse.ArgumentParser:
+    p = sub.add_parser("compile", help="compile a PyTorch model to a .pte")
+    p.add_argument("-m", "--model_name", required=True, help="built-in model name or a .py model file")
+    p.add_argument("-t", "--target", default="TOSA-1.0+FP", help="target, e.g. TOSA-1.0+FP, TOSA-1.0+INT")
+    p.add_argument("-q", "--quantize", action="store_true", help="quantize with PT2E before lowering")
+    p.add_argument("-d", "--delegate", action="store_true", default=True, help="delegate to the target (default)")
+    p.add_argument("--no-delegate", dest="delegate", action="store_false", help="keep every op on CPU")
+    p.add_argument("-i", "--intermediates", help="directory for .tosa and backend compiler outputs")
+    p.add_argument("-o", "--output", default=".", help="output .pte file, or a directory for <model>_<target>.pte")
+    p.add_argument("--report", help="write the JSON compile report here")
+    p.add_argument("--system_config", help="Ethos-U system configuration (Vela)")
+    p.add_argument("--memory_mode", help="Ethos-U memory mode (Vela)")
+    p.add_argument("--calibration_data", help=".pt file or folder of them used to calibrate quantization")
+    p.add_argument("--so_library", help="shared library with custom ops to load before export")
+    p.add_argument("--debug", action="store_true", help="show tracebacks")
+    return p
+
+
+def _output_path(args) -> str:
+    if args.output.endswith(".pte"):
+        return args.output
+    stem = os.path.splitext(os.path.basename(args.model_name))[0]
+    return os.path.join(args.output, f"{stem}_{args.target}.pte")
+
+
+def _print_summary(report: dict, path: str, seconds: float) -> None:
+    print(f"target      {report['target']}")
+    for i, part in enumerate(report["partitions"]):
+        ops = ", ".join(part["aten_ops"])
+        print(f"partition {i} {part['backend']}: {ops}")
+    if report["cpu_ops"]:
+        print(f"on CPU      {len(report['cpu_ops'])} op(s)")
+        for op in report["cpu_ops"]:
+            print(f"  {op['op']} ({op['node']}): {op['reason']}")
+    else:
+        print("on CPU      none")
+    print(f"wrote       {path} ({report['pte_bytes']} bytes) in {seconds:.2f} s")
+
+
+def _run_compile(args) -> int:
+    # Imports torch and executorch: kept out of argument parsing so --help is instant.
+    from etarm.compiler import compile_model
+    from etarm.models import load_model
+    from etarm.targets import validate_target
+
+    start = time.perf_counter()
+    validate_target(args.target)
+    if (args.system_config or args.memory_mode) and not args.target.startswith("ethos-u"):
+        raise EtarmError("--system_config and --memory_mode apply to Ethos-U targets only")
+    if args.so_library:
+        import torch
+
+        if not os.path.isfile(args.so_library):
+            raise EtarmError(f"--so_library '{args.so_library}' does not exist")
+        torch.ops.load_library(args.so_library)
+    model, inputs = load_model(args.model_name)
+    result = compile_model(
+        model, inputs, args.target, quantize=args.quantize, delegate=args.delegate, intermediates_dir=args.intermediates
+    )
+    path = _output_path(args)
+    if os.path.dirname(path):
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "wb") as f:
+        f.write(result.pte)
+    seconds = time.perf_counter() - start
+    report = {**result.report, "pte_path": os.path.abspath(path), "total_s": round(seconds, 3)}
+    if args.report:
+        with open(args.report, "w") as f:
+            json.dump(report, f, indent=2)
+    _print_summary(report, path, seconds)
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="etarm", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    _compile_parser(sub)
+    args = parser.parse_args(argv)
+    # Outputs are relative to where the user ran the command, not to Bazel's runfiles.
+    os.chdir(os.environ.get("BUILD_WORKING_DIRECTORY", os.getcwd()))
+    try:
+        return _run_compile(args)
+    except EtarmError as exc:
+        if args.debug:
+            traceback.print_exc()
+        print(f"etarm: error: {exc}", file=sys.stderr)
+        return 2
+    except Exception as exc:  # an etarm bug: still one line unless --debug
+        if args.debug:
+            traceback.print_exc()
+        print(f"etarm: internal error: {type(exc).__name__}: {exc} (rerun with --debug for a traceback)", file=sys.stderr)
+        return 3
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""TOSA: specification handling, the graph builder visitors write through, the TOSA target."""

@@ -1,0 +1,80 @@
+"""TOSAPartitioner: tags the largest connected groups of lowerable nodes for a TOSA backend."""
+
+from __future__ import annotations
+
+import operator
+from typing import Callable
+
+import torch
+from executorch.exir.backend.partitioner import DelegationSpec, Partitioner, PartitionResult
+from executorch.exir.backend.utils import tag_constant_data
+from torch.export import ExportedProgram
+from torch.fx.passes.infra.partitioner import CapabilityBasedPartitioner
+from torch.fx.passes.operator_support import OperatorSupportBase
+
+import etarm.operators  # noqa: F401  (registers every visitor)
+from etarm.operators.registry import op_name, preserved_ops, rejection_reason
+from etarm.tosa.backend import TOSABackend
+from etarm.tosa.compile_spec import TosaCompileSpec
+from etarm.tosa.specification import TosaSpecification
+
+# A node check a user or target adds: returns a reason to keep the node on CPU, or None.
+AdditionalCheck = Callable[[torch.fx.Node, TosaSpecification], "str | None"]
+
+
+class _RecordingSupport(OperatorSupportBase):
+    """Asks the registry and the additional checks; remembers why nodes were rejected."""
+
+    def __init__(self, spec: TosaSpecification, additional_checks: list[AdditionalCheck] | None):
+        self.spec = spec
+        self.additional_checks = list(additional_checks or [])
+        self.rejections: dict[str, tuple[str, str]] = {}
+
+    def is_node_supported(self, submodules, node: torch.fx.Node) -> bool:
+        if node.op != "call_function":
+            return False
+        if node.target is operator.getitem:
+            return self.is_node_supported(submodules, node.args[0])
+        reason = rejection_reason(node, self.spec)
+        for check in self.additional_checks:
+            if reason is None:
+                reason = check(node, self.spec)
+        if reason is not None:
+            self.rejections[node.name] = (op_name(node.target), reason)
+            return False
+        return True
+
+
+class TOSAPartitioner(Partitioner):
+    backend = TOSABackend
+
+    def __init__(self, compile_spec: TosaCompileSpec, additional_checks: list[AdditionalCheck] | None = None):
+        self.compile_spec = compile_spec
+        self.delegation_spec = DelegationSpec(self.backend.__name__, compile_spec.to_list())
+        self.additional_checks = additional_checks
+        # node name -> (operator, reason) for everything left on CPU by the last partition().
+        self.rejections: dict[str, tuple[str, str]] = {}
+
+    @property
+    def tosa_spec(self) -> TosaSpecification:
+        return self.compile_spec.tosa_spec
+
+    def ops_to_not_decompose(self, ep: ExportedProgram):
+        """Keeps ops some visitor lowers whole; a node it cannot lower decomposes as usual."""
+        support = _RecordingSupport(self.tosa_spec, self.additional_checks)
+        return preserved_ops(), lambda node: support.is_node_supported(None, node)
+
+    def partition(self, exported_program: ExportedProgram) -> PartitionResult:
+        support = _RecordingSupport(self.tosa_spec, self.additional_checks)
+        partitioner = CapabilityBasedPartitioner(
+            exported_program.graph_module, support, allows_single_node_partition=True
+        )
+        tags = {}
+        for partition in partitioner.propose_partitions():
+            tag = f"tag{partition.id}"
+            for node in partition.nodes:
+                node.meta["delegation_tag"] = tag
+            tags[tag] = self.delegation_spec
+        tag_constant_data(exported_program)
+        self.rejections = support.rejections
+        return PartitionResult(tagged_exported_program=exported_program, partition_tags=tags)
