@@ -55,6 +55,18 @@ def _print_summary(report: dict, path: str, seconds: float) -> None:
     print(f"wrote       {path} ({report['pte_bytes']} bytes) in {seconds:.2f} s")
 
 
+def _quiet_third_party() -> None:
+    """Silences import-time chatter of torch/torchao/executorch; --debug keeps it."""
+    import logging
+    import warnings
+
+    import torch  # noqa: F401  (torch sets its loggers' levels on import: override after it)
+
+    warnings.filterwarnings("ignore")
+    for name in ("torchao", "torch", "torch.utils._pytree", "executorch"):
+        logging.getLogger(name).setLevel(logging.ERROR)
+
+
 def _run_compile(args) -> int:
     # Imports torch and executorch: kept out of argument parsing so --help is instant.
     from etarm.compiler import compile_model
@@ -96,6 +108,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     # Outputs are relative to where the user ran the command, not to Bazel's runfiles.
     os.chdir(os.environ.get("BUILD_WORKING_DIRECTORY", os.getcwd()))
+    if not args.debug:
+        _quiet_third_party()
     try:
         return _run_compile(args)
     except EtarmError as exc:
