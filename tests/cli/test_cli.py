@@ -2,29 +2,22 @@
 
 import json
 import os
-import pathlib
 import subprocess
 import sys
 
 import numpy as np
 import pytest
-import torch
 
 from etarm.models import load_model
 from etarm.pte import delegate_payloads
 from etarm.testing.tosa_reference import run_tosa
 
 
-def _cli() -> str:
-    # Under Bazel the binary is a data dependency; elsewhere run the module.
-    path = os.environ.get("ETARM_CLI")
-    return path
-
-
-def run_cli(*args, cwd=None) -> subprocess.CompletedProcess:
-    cli = _cli()
+def run_cli(*args) -> subprocess.CompletedProcess:
+    """Runs the CLI as its own process: the built py_binary under Bazel (ETARM_CLI), else the module."""
+    cli = os.environ.get("ETARM_CLI")
     command = [cli, *args] if cli else [sys.executable, "-m", "etarm.cli", *args]
-    return subprocess.run(command, capture_output=True, text=True, cwd=cwd, timeout=600)
+    return subprocess.run(command, capture_output=True, text=True, timeout=600)
 
 
 @pytest.mark.parametrize("model", ["add", "sub", "mul"])
@@ -84,6 +77,15 @@ def test_no_delegate_keeps_everything_on_cpu(tmp_path):
     assert delegate_payloads((tmp_path / "a.pte").read_bytes()) == []
 
 
+def run_cli_in_process(capsys, *args) -> subprocess.CompletedProcess:
+    """The error paths run in this process: the same main(), without paying imports per case."""
+    from etarm.cli import main
+
+    code = main(list(args))
+    captured = capsys.readouterr()
+    return subprocess.CompletedProcess(args, code, captured.out, captured.err)
+
+
 def _assert_one_line_error(proc, *fragments):
     assert proc.returncode == 2, (proc.returncode, proc.stdout, proc.stderr)
     lines = [line for line in proc.stderr.splitlines() if line.startswith("etarm: error:")]
@@ -99,36 +101,36 @@ def test_unknown_target(tmp_path):
     assert not (tmp_path / "x.pte").exists()
 
 
-def test_invalid_tosa_spec(tmp_path):
-    proc = run_cli("compile", "-m", "add", "-t", "TOSA-1.0+XYZ", "-o", str(tmp_path / "x.pte"))
+def test_invalid_tosa_spec(tmp_path, capsys):
+    proc = run_cli_in_process(capsys, "compile", "-m", "add", "-t", "TOSA-1.0+XYZ", "-o", str(tmp_path / "x.pte"))
     _assert_one_line_error(proc, "XYZ")
 
 
-def test_unknown_model_name(tmp_path):
-    proc = run_cli("compile", "-m", "no_such_model", "-o", str(tmp_path / "x.pte"))
+def test_unknown_model_name(tmp_path, capsys):
+    proc = run_cli_in_process(capsys, "compile", "-m", "no_such_model", "-o", str(tmp_path / "x.pte"))
     _assert_one_line_error(proc, "unknown model 'no_such_model'", "add")
 
 
-def test_missing_model_file(tmp_path):
-    proc = run_cli("compile", "-m", str(tmp_path / "missing.py"), "-o", str(tmp_path / "x.pte"))
+def test_missing_model_file(tmp_path, capsys):
+    proc = run_cli_in_process(capsys, "compile", "-m", str(tmp_path / "missing.py"), "-o", str(tmp_path / "x.pte"))
     _assert_one_line_error(proc, "does not exist")
 
 
-def test_unreadable_model_file(tmp_path):
+def test_unreadable_model_file(tmp_path, capsys):
     bad = tmp_path / "broken.py"
     bad.write_text("this is not python(\n")
-    proc = run_cli("compile", "-m", str(bad), "-o", str(tmp_path / "x.pte"))
+    proc = run_cli_in_process(capsys, "compile", "-m", str(bad), "-o", str(tmp_path / "x.pte"))
     _assert_one_line_error(proc, "failed to load", "SyntaxError")
 
 
-def test_model_file_without_contract(tmp_path):
+def test_model_file_without_contract(tmp_path, capsys):
     bad = tmp_path / "empty.py"
     bad.write_text("import torch\nModelUnderTest = torch.nn.ReLU()\n")
-    proc = run_cli("compile", "-m", str(bad), "-o", str(tmp_path / "x.pte"))
+    proc = run_cli_in_process(capsys, "compile", "-m", str(bad), "-o", str(tmp_path / "x.pte"))
     _assert_one_line_error(proc, "ModelInputs")
 
 
-def test_export_failure(tmp_path):
+def test_export_failure(tmp_path, capsys):
     bad = tmp_path / "dynamic.py"
     bad.write_text(
         "import torch\n"
@@ -140,11 +142,11 @@ def test_export_failure(tmp_path):
         "ModelUnderTest = Net()\n"
         "ModelInputs = (torch.randn(4),)\n"
     )
-    proc = run_cli("compile", "-m", str(bad), "-o", str(tmp_path / "x.pte"))
+    proc = run_cli_in_process(capsys, "compile", "-m", str(bad), "-o", str(tmp_path / "x.pte"))
     _assert_one_line_error(proc, "torch.export failed")
 
 
-def test_debug_shows_traceback(tmp_path):
-    proc = run_cli("compile", "-m", "no_such_model", "--debug", "-o", str(tmp_path / "x.pte"))
+def test_debug_shows_traceback(tmp_path, capsys):
+    proc = run_cli_in_process(capsys, "compile", "-m", "no_such_model", "--debug", "-o", str(tmp_path / "x.pte"))
     assert proc.returncode == 2
     assert "Traceback" in proc.stderr
