@@ -3,7 +3,7 @@
 # requirements.in. The CPU torch wheel is not on PyPI: it is found through ETARM_WHEELS
 # (default: bazelw's staged copy under ~/.cache/etarm/wheels).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 WHEELS=${ETARM_WHEELS:-${ETARM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/etarm}/wheels}
 PYTHON=${ETARM_PYTHON:-python3.11}
 VENV=$(mktemp -d)
