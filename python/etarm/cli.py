@@ -85,7 +85,13 @@ def _run_compile(args) -> int:
         torch.ops.load_library(args.so_library)
     model, inputs = load_model(args.model_name)
     result = compile_model(
-        model, inputs, args.target, quantize=args.quantize, delegate=args.delegate, intermediates_dir=args.intermediates
+        model,
+        inputs,
+        args.target,
+        quantize=args.quantize,
+        delegate=args.delegate,
+        intermediates_dir=args.intermediates,
+        calibration_data=args.calibration_data,
     )
     path = _output_path(args)
     if os.path.dirname(path):

@@ -13,6 +13,8 @@ from executorch.exir.lowered_backend_module import get_lowered_submodules
 
 from etarm.errors import EtarmError
 from etarm.operators.registry import op_name
+from etarm.passes.edge_transform_passes import default_transform_passes
+from etarm.quantizer.pt2e_flow import calibration_batches, check_quantize_option, quantize_program, quantizer_for
 from etarm.targets import make_partitioner
 
 
@@ -20,6 +22,8 @@ from etarm.targets import make_partitioner
 class CompileResult:
     pte: bytes
     report: dict
+    # quantize=True: the convert_pt2e'd model that was lowered (Q/DQ ops, runs in eager).
+    quantized_model: torch.nn.Module | None = None
 
 
 class _Timer:
@@ -40,8 +44,11 @@ def _fake_io(fake) -> dict:
 
 
 def _partitions(edge_program) -> list[dict]:
+    """Each delegate call's partition; ``inputs_from`` gives, per partition input, the index
+    of the program's user input it reads (None when a CPU op produces it)."""
+    user_inputs = [spec.arg.name for spec in edge_program.graph_signature.input_specs if spec.kind.name == "USER_INPUT"]
     partitions = []
-    for _name, lowered, _node in get_lowered_submodules(edge_program.graph_module):
+    for _name, lowered, call in get_lowered_submodules(edge_program.graph_module):
         original = lowered.original_module
         ops = sorted(
             {
@@ -51,10 +58,31 @@ def _partitions(edge_program) -> list[dict]:
             }
         )
         info = dict(lowered.meta.get("_delegate_info_meta") or {})
+        inputs_from = [user_inputs.index(a.name) if a.name in user_inputs else None for a in call.args[1:]]
         partitions.append(
-            {"backend": lowered.backend_id, "aten_ops": ops, "payload_bytes": len(lowered.processed_bytes), **info}
+            {
+                "backend": lowered.backend_id,
+                "aten_ops": ops,
+                "payload_bytes": len(lowered.processed_bytes),
+                **info,
+                "inputs_from": inputs_from,
+            }
         )
     return partitions
+
+
+def _outputs_from(edge_program) -> list:
+    """Per program output: [partition index, partition output index], or None (CPU op, input)."""
+    calls = [call for _name, _lowered, call in get_lowered_submodules(edge_program.graph_module)]
+    sources = []
+    for value in edge_program.graph.output_node().args[0]:
+        source = None
+        if isinstance(value, torch.fx.Node) and value.target is operator.getitem and value.args[0] in calls:
+            source = [calls.index(value.args[0]), value.args[1]]
+        elif isinstance(value, torch.fx.Node) and value in calls:
+            source = [calls.index(value), 0]
+        sources.append(source)
+    return sources
 
 
 def _cpu_ops(edge_program, rejections: dict[str, tuple[str, str]], delegate: bool) -> list[dict]:
@@ -83,24 +111,45 @@ def compile_model(
     quantize: bool = False,
     delegate: bool = True,
     intermediates_dir: str | None = None,
+    calibration_data=None,
+    quantizer=None,
 ) -> CompileResult:
-    """Compiles ``model`` for ``target``; the report follows the contract in DESIGN.md."""
+    """Compiles ``model`` for ``target``; the report follows the contract in DESIGN.md.
+
+    ``quantize``: PT2E-quantize for the target first (required by INT-only targets),
+    calibrating with ``calibration_data`` (a .pt file or folder of .pt files, each a
+    tuple of inputs, or an iterable of input tuples; default: the example inputs) and
+    ``quantizer`` (a PT2E Quantizer; default: the target's, see quantizer/pt2e_flow.py).
+    """
     timer = _Timer()
     partitioner = make_partitioner(target, intermediates_dir)
-    if quantize:
-        raise EtarmError("quantization (-q) is not available for this target yet")
+    tosa_spec = getattr(partitioner, "tosa_spec", None)
+    check_quantize_option(target, tosa_spec, quantize)
     with timer.stage("export"):
-        try:
-            exported = torch.export.export(model.eval(), example_inputs, strict=False)
-        except Exception as exc:
-            raise EtarmError(f"torch.export failed: {type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}") from exc
+        exported = _export(model.eval(), example_inputs)
+    quantized_model = None
+    if quantize:
+        with timer.stage("quantize"):
+            batches = calibration_batches(calibration_data, example_inputs)
+            quantizer = quantizer or quantizer_for(partitioner.compile_spec, tosa_spec)
+            quantized_model = quantize_program(exported, quantizer, batches)
+            # Q/DQ nodes left on CPU need ExecuTorch's quantized kernels (their out variants).
+            import executorch.kernels.quantized  # noqa: F401
+        with timer.stage("export_quantized"):
+            exported = _export(quantized_model, example_inputs)
     with timer.stage("lower"):
         edge = to_edge_transform_and_lower(
             exported,
+            # Edge passes before partitioning (FP: int64 -> int32 narrowing), see etarm/passes/edge_transform_passes.py.
+            transform_passes=default_transform_passes(getattr(partitioner, "tosa_spec", None)) if delegate else None,
             partitioner=[partitioner] if delegate else [],
             compile_config=EdgeCompileConfig(_check_ir_validity=False),
         )
     edge_program = edge.exported_program()
+    # Read before to_executorch, which rewrites the graph in place (out variants, allocs).
+    partitions = _partitions(edge_program)
+    outputs_from = _outputs_from(edge_program)
+    cpu_ops = _cpu_ops(edge_program, partitioner.rejections, delegate)
     with timer.stage("to_executorch"):
         executorch_program = edge.to_executorch(ExecutorchBackendConfig(extract_delegate_segments=True))
         pte = executorch_program.buffer
@@ -109,9 +158,17 @@ def compile_model(
         "quantized": quantize,
         "delegated": delegate,
         "inputs": [_fake_io(t) for t in example_inputs],
-        "partitions": _partitions(edge_program),
-        "cpu_ops": _cpu_ops(edge_program, partitioner.rejections, delegate),
+        "partitions": partitions,
+        "outputs_from": outputs_from,
+        "cpu_ops": cpu_ops,
         "pte_bytes": len(pte),
         "timings_s": timer.stages,
     }
-    return CompileResult(pte=pte, report=report)
+    return CompileResult(pte=pte, report=report, quantized_model=quantized_model)
+
+
+def _export(model: torch.nn.Module, example_inputs: tuple):
+    try:
+        return torch.export.export(model, example_inputs, strict=False)
+    except Exception as exc:
+        raise EtarmError(f"torch.export failed: {type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}") from exc

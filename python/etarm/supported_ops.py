@@ -21,12 +21,22 @@ def table() -> str:
     visitors = registered_targets()
     rows = ["| ATen operator (edge) | TOSA FP | TOSA INT |", "|---|:-:|:-:|"]
     for target in sorted(visitors):
-        profiles = visitors[target].profiles
-        rows.append(f"| `{target}` | {'yes' if 'FP' in profiles else ''} | {'yes' if 'INT' in profiles else ''} |")
+        visitor = visitors[target]
+        fp_cell = "yes" if "FP" in visitor.profiles else ""
+        int_cell = ""
+        if "INT" in visitor.profiles:
+            int_cell = "quantized" if visitor.handles_qparams else "integer data"
+        rows.append(f"| `{target}` | {fp_cell} | {int_cell} |")
     fp = sum("FP" in v.profiles for v in visitors.values())
     integer = sum("INT" in v.profiles for v in visitors.values())
     rows.append("")
     rows.append(f"{len(visitors)} edge operators: {fp} for TOSA FP, {integer} for TOSA INT.")
+    rows.append("")
+    rows.append(
+        "INT \"quantized\": lowered with its own quantization parameters (RESCALE, TABLE, integer "
+        "CLAMP). INT \"integer data\": works on integer tensors, and on quantized tensors whose input "
+        "and output share quantization parameters (data movement, comparisons)."
+    )
     return "\n".join(rows)
 
 

@@ -3,16 +3,8 @@
 import pytest
 import torch
 
+from etarm.testing.cpu_fallback import Fn
 from etarm.testing.tosa_reference import assert_close_to_torch
-
-
-class Fn(torch.nn.Module):
-    def __init__(self, fn):
-        super().__init__()
-        self.fn = fn
-
-    def forward(self, *args):
-        return self.fn(*args)
 
 
 SHAPES = [
@@ -46,3 +38,20 @@ def test_scalar_operand(fn):
 def test_chain_is_one_partition():
     run = assert_close_to_torch(Fn(lambda x, y: (x + y) * y - x), (torch.randn(4, 4), torch.randn(4, 4)))
     assert run.result.report["partitions"][0]["tosa_ops"].count("MUL") == 1
+
+
+def test_operands_and_outputs_keep_module_order():
+    # The partition reads y before x and computes the second output first: the harness must
+    # map both back to the module's order, or these same-shape values get compared crosswise.
+    class TwoOutputs(torch.nn.Module):
+        def forward(self, x, y):
+            second = y * 3.0
+            first = y - x
+            return first, second
+
+    assert_close_to_torch(TwoOutputs(), (torch.randn(2, 5), torch.randn(2, 5)))
+
+
+@pytest.mark.parametrize("fn", [torch.add, torch.sub, torch.mul], ids=["add", "sub", "mul"])
+def test_rank0_operands(fn):
+    assert_close_to_torch(Fn(lambda x, y: fn(fn(x, y), 2.0)), (torch.tensor(1.5), torch.tensor(-0.25)))

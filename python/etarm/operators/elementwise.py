@@ -14,7 +14,7 @@ Operand = torch.fx.Node | TosaTensor | numbers.Number
 
 
 def output_rank(node: torch.fx.Node) -> int:
-    return max(len(node.meta["val"].shape), 1)
+    return len(node.meta["val"].shape)
 
 
 def operand(graph: TosaGraph, arg: Operand, node: torch.fx.Node) -> TosaTensor:

@@ -1,15 +1,18 @@
-"""aten.add: TOSA ADD (``alpha * other`` is a MUL first)."""
+"""aten.add: TOSA ADD (``alpha * other`` is a MUL first).
+
+Quantized: both operands are rescaled to one int32 scale (alpha folded into the
+other's), added, and rescaled into the output (additive.py, operators/quantized.py).
+"""
 
 import tosa_serializer as ts
 
-from etarm.operators.elementwise import binary, times_alpha
-from etarm.operators.registry import NodeVisitor, register
+from etarm.operators.additive import AdditiveVisitor
+from etarm.operators.registry import register
 
 
 @register
-class AddVisitor(NodeVisitor):
+class AddVisitor(AdditiveVisitor):
     targets = ("aten.add.Tensor", "aten.add.Scalar")
-
-    def define(self, node, graph):
-        other = times_alpha(graph, node, node.args[1], node.kwargs.get("alpha", 1))
-        binary(graph, node, ts.Op.ADD, node.args[0], other, graph.out(node))
+    name = "aten.add"
+    op = ts.Op.ADD
+    opposite_op = ts.Op.SUB

@@ -1,15 +1,17 @@
-"""aten.sub: TOSA SUB (``alpha * other`` is a MUL first)."""
+"""aten.sub: TOSA SUB (``alpha * other`` is a MUL first).
+
+Quantized: as add (additive.py, operators/quantized.py), with SUB on the common int32 scale.
+"""
 
 import tosa_serializer as ts
 
-from etarm.operators.elementwise import binary, times_alpha
-from etarm.operators.registry import NodeVisitor, register
+from etarm.operators.additive import AdditiveVisitor
+from etarm.operators.registry import register
 
 
 @register
-class SubVisitor(NodeVisitor):
+class SubVisitor(AdditiveVisitor):
     targets = ("aten.sub.Tensor", "aten.sub.Scalar")
-
-    def define(self, node, graph):
-        other = times_alpha(graph, node, node.args[1], node.kwargs.get("alpha", 1))
-        binary(graph, node, ts.Op.SUB, node.args[0], other, graph.out(node))
+    name = "aten.sub"
+    op = ts.Op.SUB
+    opposite_op = ts.Op.ADD

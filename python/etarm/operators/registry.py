@@ -18,6 +18,10 @@ from etarm.tosa.specification import TosaSpecification
 
 def op_name(target) -> str:
     """'aten.add.Tensor' for ATen and edge operators alike."""
+    if isinstance(target, torch._ops.OpOverload):
+        # An ATen OpOverload's __name__ lacks the namespace ('add.Tensor'); partitioning
+        # sees these before edge lowering, when deciding which ops to keep whole.
+        return str(target)
     return getattr(target, "__name__", str(target))
 
 
@@ -30,6 +34,10 @@ class NodeVisitor:
     # ATen ops (OpOverloads) that edge lowering must keep whole for this visitor instead of
     # decomposing them, e.g. torch.ops.aten.linear.default. Kept only where check() passes.
     preserved_ops: ClassVar[tuple] = ()
+    # INT profile: True when define() reads the quantization parameters itself (see
+    # etarm.operators.quantized). Otherwise the node's integer inputs and output must
+    # share one scale and zero point, so values pass through unchanged (data movement).
+    handles_qparams: ClassVar[bool] = False
 
     def check(self, node: torch.fx.Node, spec: TosaSpecification) -> str | None:
         """Returns why ``node`` cannot be lowered for ``spec``, or None if it can."""

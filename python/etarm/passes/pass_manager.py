@@ -34,4 +34,15 @@ class PassPipeline:
 def tosa_pass_pipeline(spec: TosaSpecification) -> PassPipeline:
     """Passes run on every partition before its nodes are visited, in this order."""
     passes: list[GraphPass] = []
+    if spec.supports_int() and not spec.supports_fp():
+        passes += quantized_passes()
     return PassPipeline(passes)
+
+
+def quantized_passes() -> list[GraphPass]:
+    """INT profile: fold Q/DQ nodes into quantization parameters, then share them along direct edges."""
+    # Imported here: the passes derive from GraphPass above.
+    from etarm.passes.fold_quantize_nodes import FoldQuantizeNodes
+    from etarm.passes.share_qparams import ShareQParams
+
+    return [FoldQuantizeNodes(), ShareQParams()]

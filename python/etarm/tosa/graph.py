@@ -18,7 +18,7 @@ import numpy as np
 import torch
 import tosa_serializer as ts
 
-from etarm.tosa.mapping import numpy_dtype, tosa_dtype
+from etarm.tosa.mapping import narrow_int64, numpy_dtype, tosa_dtype
 from etarm.tosa.specification import TosaSpecification
 
 
@@ -90,10 +90,15 @@ class TosaGraph:
         """Makes an fx placeholder that holds a parameter, buffer or constant a TOSA constant."""
         values = values.detach().cpu()
         if values.dtype == torch.int64:
-            values = values.to(torch.int32)
+            values = narrow_int64(values, f"constant '{node.name}'")
         tensor = self.const(values.numpy(), dtype or tosa_dtype(values.dtype), stem=node.name)
         self.bind(node, tensor)
         return tensor
+
+    def constant_data(self, tensor: TosaTensor) -> np.ndarray | None:
+        """The data of a constant tensor (None if ``tensor`` is computed): lets visitors
+        rearrange weights at compile time instead of emitting ops on constants."""
+        return self.constants.get(tensor.name)
 
     def shape_const(self, values: Sequence[int]) -> TosaTensor:
         """A TOSA 1.0 shape operand (RESHAPE, PAD, SLICE and TILE take shapes as inputs)."""

@@ -13,8 +13,10 @@ import etarm.operators  # noqa: F401  (registers every visitor)
 from etarm.errors import EtarmError
 from etarm.operators.registry import op_name, visitor_for
 from etarm.passes.pass_manager import tosa_pass_pipeline
+from etarm.tosa.cleanup import clean_up
 from etarm.tosa.graph import TosaGraph
 from etarm.tosa.mapping import tosa_dtype
+from etarm.tosa.quant_params import has_output_qparams, output_qparams
 from etarm.tosa.specification import TosaSpecification
 
 
@@ -28,7 +30,10 @@ class TosaLowering:
 
 def _io_entry(node: torch.fx.Node) -> dict:
     fake = node.meta["val"]
-    return {"name": node.name, "dtype": str(fake.dtype).replace("torch.", ""), "shape": list(fake.shape)}
+    entry = {"name": node.name, "dtype": str(fake.dtype).replace("torch.", ""), "shape": list(fake.shape)}
+    if has_output_qparams(node):  # INT profile: the integer tensor's scale and zero point
+        entry.update(output_qparams(node).report())
+    return entry
 
 
 def _constant_value(program: ExportedProgram, node: torch.fx.Node) -> torch.Tensor | None:
@@ -68,5 +73,6 @@ def lower_to_tosa(program: ExportedProgram, spec: TosaSpecification) -> TosaLowe
             for result in node.args[0]:
                 graph.mark_output(graph.value(result))
                 outputs.append(_io_entry(result))
+    clean_up(graph)
     flatbuffer = graph.serialize()
     return TosaLowering(flatbuffer, inputs, outputs, graph.emitted_ops())

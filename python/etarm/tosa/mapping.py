@@ -44,3 +44,26 @@ def numpy_dtype(dtype):
 
 def is_float(dtype: torch.dtype) -> bool:
     return dtype.is_floating_point
+
+
+INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
+
+
+def fits_int32(values) -> bool:
+    """Whether every value (a number or a tensor) is an int32; symbolic values cannot be proven to be."""
+    if isinstance(values, torch.Tensor):
+        return values.numel() == 0 or (int(values.min()) >= INT32_MIN and int(values.max()) <= INT32_MAX)
+    if isinstance(values, (bool, int, float)):
+        return INT32_MIN <= values <= INT32_MAX
+    return False
+
+
+def narrow_int64(values: torch.Tensor, what: str) -> torch.Tensor:
+    """int64 data as the int32 TOSA holds it (TOSA 1.0 has no int64); raises if a value does not fit."""
+    if not fits_int32(values):
+        raise EtarmError(
+            f"{what} holds int64 values in [{int(values.min())}, {int(values.max())}], outside the int32 range "
+            f"[{INT32_MIN}, {INT32_MAX}] of TOSA 1.0 (which has no int64)"
+        )
+    return values.to(torch.int32)
+

@@ -16,6 +16,8 @@ import etarm.operators  # noqa: F401  (registers every visitor)
 from etarm.operators.registry import op_name, preserved_ops, rejection_reason
 from etarm.tosa.backend import TOSABackend
 from etarm.tosa.compile_spec import TosaCompileSpec
+from etarm.tosa.int64_constants import int64_constant_check
+from etarm.tosa.quantized_support import QuantizedRegion, quantization_reason, uses_quantized_region
 from etarm.tosa.specification import TosaSpecification
 
 # A node check a user or target adds: returns a reason to keep the node on CPU, or None.
@@ -23,22 +25,38 @@ AdditionalCheck = Callable[[torch.fx.Node, TosaSpecification], "str | None"]
 
 
 class _RecordingSupport(OperatorSupportBase):
-    """Asks the registry and the additional checks; remembers why nodes were rejected."""
+    """Asks the registry and the additional checks; remembers why nodes were rejected.
+
+    For INT-only specifications float ops also need quantization parameters, and
+    Q/DQ nodes are placed by ``QuantizedRegion`` (see tosa/quantized_support.py) once
+    ``prepare_quantized_region`` has seen the whole graph.
+    """
 
     def __init__(self, spec: TosaSpecification, additional_checks: list[AdditionalCheck] | None):
         self.spec = spec
         self.additional_checks = list(additional_checks or [])
         self.rejections: dict[str, tuple[str, str]] = {}
+        self.region: QuantizedRegion | None = None
+
+    def prepare_quantized_region(self, graph_module: torch.fx.GraphModule) -> None:
+        if uses_quantized_region(self.spec):
+            self.region = QuantizedRegion(graph_module, self.op_reason)
+
+    def op_reason(self, node: torch.fx.Node) -> str | None:
+        reason = rejection_reason(node, self.spec)
+        for check in self.additional_checks:
+            if reason is None:
+                reason = check(node, self.spec)
+        if reason is None and uses_quantized_region(self.spec):
+            reason = quantization_reason(node, self.spec)
+        return reason
 
     def is_node_supported(self, submodules, node: torch.fx.Node) -> bool:
         if node.op != "call_function":
             return False
         if node.target is operator.getitem:
             return self.is_node_supported(submodules, node.args[0])
-        reason = rejection_reason(node, self.spec)
-        for check in self.additional_checks:
-            if reason is None:
-                reason = check(node, self.spec)
+        reason = self.region.reason(node) if self.region is not None else self.op_reason(node)
         if reason is not None:
             self.rejections[node.name] = (op_name(node.target), reason)
             return False
@@ -65,7 +83,12 @@ class TOSAPartitioner(Partitioner):
         return preserved_ops(), lambda node: support.is_node_supported(None, node)
 
     def partition(self, exported_program: ExportedProgram) -> PartitionResult:
-        support = _RecordingSupport(self.tosa_spec, self.additional_checks)
+        checks = list(self.additional_checks or [])
+        if not uses_quantized_region(self.tosa_spec):
+            # INT: int64 constants are per-channel zero points, which only Q/DQ nodes read.
+            checks.append(int64_constant_check(exported_program))
+        support = _RecordingSupport(self.tosa_spec, checks)
+        support.prepare_quantized_region(exported_program.graph_module)
         partitioner = CapabilityBasedPartitioner(
             exported_program.graph_module, support, allows_single_node_partition=True
         )

@@ -1,0 +1,9 @@
+"""aten.bitwise_left_shift: LOGICAL_LEFT_SHIFT of integers (see shifts.py)."""
+
+from etarm.operators.registry import register
+from etarm.operators.shifts import LeftShiftVisitor
+
+
+@register
+class BitwiseLeftShiftVisitor(LeftShiftVisitor):
+    targets = ("aten.bitwise_left_shift.Tensor", "aten.bitwise_left_shift.Tensor_Scalar", "aten.bitwise_left_shift.Scalar_Tensor")

@@ -1,0 +1,21 @@
+"""aten.expand (and expand_copy): leading size-1 axes by RESHAPE, then TOSA TILE of the size-1 axes."""
+
+from etarm.operators import shapes
+from etarm.operators.registry import NodeVisitor, register
+
+
+@register
+class ExpandVisitor(NodeVisitor):
+    targets = ("aten.expand_copy.default", "aten.expand.default")
+
+    def check(self, node, spec):
+        return shapes.layout_reason(node, spec, node.args[0])
+
+    def define(self, node, graph):
+        out_shape = tuple(shapes.fake(node).shape)
+        x = graph.to_rank(graph.value(node.args[0]), len(out_shape))
+        if not out_shape:
+            graph.bind(node, x)
+            return
+        multiples = [o if d == 1 else 1 for d, o in zip(x.shape, out_shape)]
+        graph.bind(node, shapes.tile(graph, x, multiples))

@@ -1,0 +1,19 @@
+"""aten.fmod (C-style remainder, sign of the dividend).
+
+float: a - trunc(a / b) * b (same rounding caveats as remainder); int32: INTDIV remainder.
+"""
+
+from etarm.operators import int_math
+from etarm.operators.pointwise import ModuloVisitor
+from etarm.operators.registry import register
+
+
+@register
+class FmodVisitor(ModuloVisitor):
+    targets = ("aten.fmod.Tensor", "aten.fmod.Scalar")
+
+    def round_quotient(self, c, quotient):
+        return c.trunc(quotient)
+
+    def integer_remainder(self, c, a, b):
+        return int_math.truncated_division(c, a, b)[1]

@@ -1,0 +1,17 @@
+"""aten.le: TOSA GREATER_EQUAL with swapped operands.
+
+Compares in torch's promoted type; int32 without the INT profile is composed exactly (int_math).
+"""
+
+from etarm.operators.dtype_rules import FLOAT_OR_INT
+from etarm.operators.pointwise import ComparisonVisitor
+from etarm.operators.registry import register
+
+
+@register
+class LeVisitor(ComparisonVisitor):
+    targets = ("aten.le.Tensor", "aten.le.Scalar")
+    rule = FLOAT_OR_INT
+
+    def compute(self, c, a, b):
+        return c.le(a, b)

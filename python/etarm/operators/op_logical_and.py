@@ -1,0 +1,12 @@
+"""aten.logical_and: TOSA LOGICAL_AND on the operands read as bools (!= 0)."""
+
+import tosa_serializer as ts
+
+from etarm.operators.logic import LogicalVisitor
+from etarm.operators.registry import register
+
+
+@register
+class LogicalAndVisitor(LogicalVisitor):
+    targets = ("aten.logical_and.default",)
+    bool_op = ts.Op.LOGICAL_AND

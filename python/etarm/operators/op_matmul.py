@@ -1,0 +1,29 @@
+"""aten.matmul, kept whole: torch.matmul semantics (1-D operands, broadcast batch dims) on MATMUL.
+
+ExecuTorch would otherwise decompose it into expand/clone/view/bmm (or mul+sum for 1-D
+operands); whole, a shared right operand folds the left batch into rows with no copies.
+"""
+
+import torch
+
+from etarm.operators import tensor_math as tm
+from etarm.operators.matmul import batched_matmul, operands_reason
+from etarm.operators.registry import NodeVisitor, register
+
+
+@register
+class MatmulVisitor(NodeVisitor):
+    targets = ("aten.matmul.default",)
+    profiles = frozenset({"FP"})
+    preserved_ops = (torch.ops.aten.matmul.default,)
+
+    def check(self, node, spec):
+        return operands_reason(node, [("self", node.args[0]), ("other", node.args[1])], ranks=(1, 2, 3, 4, 5, 6))
+
+    def define(self, node, graph):
+        a, b = graph.value(node.args[0]), graph.value(node.args[1])
+        if a.rank == 1:  # a row vector; torch drops the row dim again (bind_result's reshape)
+            a = graph.reshape(a, (1,) + a.shape)
+        if b.rank == 1:  # a column vector
+            b = graph.reshape(b, b.shape + (1,))
+        tm.bind_result(graph, node, batched_matmul(graph, a, b))

@@ -1,0 +1,17 @@
+"""aten.mm: one rank-3 MATMUL ([1, M, K] x [1, K, N])."""
+
+from etarm.operators import tensor_math as tm
+from etarm.operators.matmul import batched_matmul, operands_reason
+from etarm.operators.registry import NodeVisitor, register
+
+
+@register
+class MmVisitor(NodeVisitor):
+    targets = ("aten.mm.default",)
+    profiles = frozenset({"FP"})
+
+    def check(self, node, spec):
+        return operands_reason(node, [("self", node.args[0]), ("mat2", node.args[1])], ranks=(2,))
+
+    def define(self, node, graph):
+        tm.bind_result(graph, node, batched_matmul(graph, graph.value(node.args[0]), graph.value(node.args[1])))

@@ -1,0 +1,19 @@
+"""aten.ne: TOSA NOT(EQUAL) (true for NaN, as in torch); bools compare as LOGICAL_XOR.
+
+Compares in torch's promoted type; int32 without the INT profile is composed exactly (int_math).
+"""
+
+import tosa_serializer as ts
+
+from etarm.operators.dtype_rules import ALL_KINDS
+from etarm.operators.pointwise import ComparisonVisitor
+from etarm.operators.registry import register
+
+
+@register
+class NeVisitor(ComparisonVisitor):
+    targets = ("aten.ne.Tensor", "aten.ne.Scalar")
+    rule = ALL_KINDS
+
+    def compute(self, c, a, b):
+        return c.logical_xor(a, b) if a.dtype == ts.DType.BOOL else c.ne(a, b)

@@ -1,0 +1,18 @@
+"""aten.pixel_unshuffle, kept whole: RESHAPE -> one rank-6 TRANSPOSE -> RESHAPE."""
+
+import torch
+
+from etarm.operators import spatial
+from etarm.operators.registry import NodeVisitor, register
+
+
+@register
+class PixelUnshuffleVisitor(NodeVisitor):
+    targets = ("aten.pixel_unshuffle.default",)
+    preserved_ops = (torch.ops.aten.pixel_unshuffle.default,)
+
+    def check(self, node, spec):
+        return spatial.pixel_shuffle_reason(node)
+
+    def define(self, node, graph):
+        spatial.shuffle_pixels(graph, node, int(node.args[1]), inverse=True)

@@ -1,0 +1,22 @@
+"""aten.prod: REDUCE_PRODUCT over the reduced axis (all axes for prod.default)."""
+
+import tosa_serializer as ts
+
+from etarm.operators.reduction import lower_reduction, reduction_reason
+from etarm.operators.registry import NodeVisitor, op_name, register
+
+
+def _dim(node):
+    return node.args[1] if op_name(node.target) == "aten.prod.dim_int" else None
+
+
+@register
+class ProdVisitor(NodeVisitor):
+    targets = ("aten.prod.dim_int", "aten.prod.default")
+    profiles = frozenset({"FP"})
+
+    def check(self, node, spec):
+        return reduction_reason(node, _dim(node))
+
+    def define(self, node, graph):
+        lower_reduction(graph, node, ts.Op.REDUCE_PRODUCT, _dim(node))

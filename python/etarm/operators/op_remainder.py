@@ -1,0 +1,21 @@
+"""aten.remainder (Python-style modulo, sign of the divisor).
+
+float: a - floor(a / b) * b (a / b as a * RECIPROCAL(b): a quotient within 1 ulp of an
+integer can floor differently from torch's fmod-based kernel, and the result carries
+~|a| ulp of rounding); int32: INTDIV remainder corrected toward -inf (int_math).
+"""
+
+from etarm.operators import int_math
+from etarm.operators.pointwise import ModuloVisitor
+from etarm.operators.registry import register
+
+
+@register
+class RemainderVisitor(ModuloVisitor):
+    targets = ("aten.remainder.Tensor", "aten.remainder.Scalar")
+
+    def round_quotient(self, c, quotient):
+        return c.floor(quotient)
+
+    def integer_remainder(self, c, a, b):
+        return int_math.floor_remainder(c, a, b)

@@ -1,0 +1,20 @@
+"""aten.repeat (torch.Tensor.repeat / tile): leading size-1 axes by RESHAPE, then TOSA TILE."""
+
+from etarm.operators import shapes
+from etarm.operators.registry import NodeVisitor, register
+
+
+@register
+class RepeatVisitor(NodeVisitor):
+    targets = ("aten.repeat.default",)
+
+    def check(self, node, spec):
+        return shapes.layout_reason(node, spec, node.args[0])
+
+    def define(self, node, graph):
+        repeats = [int(r) for r in node.args[1]]
+        x = graph.to_rank(graph.value(node.args[0]), len(repeats))
+        if not repeats:
+            graph.bind(node, x)
+            return
+        graph.bind(node, shapes.tile(graph, x, repeats))

@@ -1,0 +1,27 @@
+"""aten.round: half-to-even via CAST float->int32 (which rounds that way) below 2^23.
+
+round.decimals scales by 10^d first, exactly as torch does (x * 10^d, rounded, / 10^d;
+negative d divides first).
+"""
+
+from etarm.operators import float_math
+from etarm.operators.pointwise import FloatUnaryVisitor
+from etarm.operators.registry import register
+
+
+def _decimals(node) -> int:
+    return int(node.args[1] if len(node.args) > 1 else node.kwargs.get("decimals", 0))
+
+
+@register
+class RoundVisitor(FloatUnaryVisitor):
+    targets = ("aten.round.default", "aten.round.decimals")
+
+    def compute(self, c, x):
+        decimals = _decimals(c.node)
+        if decimals == 0:
+            return float_math.round_half_even(c, x)
+        scale = 10.0 ** abs(decimals)
+        if decimals > 0:
+            return float_math.divide(c, float_math.round_half_even(c, c.mul(x, scale)), scale)
+        return c.mul(float_math.round_half_even(c, float_math.divide(c, x, scale)), scale)

@@ -1,0 +1,35 @@
+"""aten.where.self: TOSA SELECT(condition, a, b) in the result type.
+
+SELECT takes float (PRO-FP), bool (both profiles) and int8/16/32 (PRO-INT) branches;
+int32 without the INT profile is composed exactly (int_math).
+"""
+
+import torch
+import tosa_serializer as ts
+
+from etarm.operators.compose import Composer
+from etarm.operators.dtype_rules import ALL_KINDS, PRO_INT, SMALL_INT, dtype_reason
+from etarm.operators.pointwise import operand_reason
+from etarm.operators.registry import NodeVisitor, register
+
+_RULE = {**ALL_KINDS, SMALL_INT: PRO_INT}
+
+
+@register
+class WhereVisitor(NodeVisitor):
+    targets = ("aten.where.self",)
+    profiles = frozenset({"FP", "INT"})
+
+    def check(self, node, spec):
+        condition, a, b = node.args[:3]
+        out = node.meta["val"].dtype
+        return (
+            dtype_reason("aten.where.self", out, spec, _RULE)
+            or operand_reason(node, spec, [condition], torch.bool)
+            or operand_reason(node, spec, [a, b], out)
+        )
+
+    def define(self, node, graph):
+        c = Composer(graph, node)
+        condition, a, b = node.args[:3]
+        c.finish(c.select(c.convert(condition, ts.DType.BOOL), c.convert(a, c.out_dtype), c.convert(b, c.out_dtype)))

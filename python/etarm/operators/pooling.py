@@ -1,0 +1,149 @@
+"""Max and average pooling (1-D and 2-D, batched or not) on TOSA MAX_POOL2D / AVG_POOL2D.
+
+Padding comes in two kinds. TOSA's own pool padding is never counted: MAX_POOL2D skips
+it and AVG_POOL2D divides by the number of real elements. torch's average pool counts
+its padding (count_include_pad=True, or always with divisor_override) but never the
+extra windows ceil_mode adds past it; counted padding is an explicit zero PAD first.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from typing import Sequence
+
+import torch
+import tosa_serializer as ts
+
+from etarm.operators import spatial
+from etarm.tosa.graph import TosaGraph, TosaTensor
+
+
+@dataclasses.dataclass(frozen=True)
+class AxisPlan:
+    crop_after: int  # trailing input elements no window reads
+    counted: tuple[int, int]  # zero padding a PAD op adds (averaged over)
+    uncounted: tuple[int, int]  # the pool's own padding (ignored)
+
+
+def plan_axis(size: int, kernel: int, stride: int, padding: int, out_size: int, *, count_pad: bool, count_ceil: bool) -> AxisPlan:
+    """Padding of one axis: torch's ``padding`` is counted if ``count_pad``; the extra that
+    ceil_mode needs past it is counted if ``count_ceil``."""
+    counted = padding if count_pad else 0
+    own = 0 if count_pad else padding
+    fit = spatial.fit_window(size + 2 * counted, kernel, stride, own, own, out_size)
+    counted_after = counted - min(fit.crop_after, counted)
+    crop = fit.crop_after - (counted - counted_after)
+    uncounted_after = fit.pad_after
+    if count_ceil and uncounted_after > own:
+        counted_after += uncounted_after - own
+        uncounted_after = own
+    return AxisPlan(crop, (counted, counted_after), (fit.pad_before, uncounted_after))
+
+
+def plan_reason(plans: Sequence[AxisPlan], kernel: Sequence[int]) -> str | None:
+    for plan, k in zip(plans, kernel):
+        if max(plan.uncounted) >= k:
+            return f"pool padding {max(plan.uncounted)} (with ceil_mode) reaches kernel_size {k}: TOSA needs padding < kernel"
+    return None
+
+
+@dataclasses.dataclass(frozen=True)
+class PoolWindow:
+    """A pool's parameters, normalized to 2-D ([N, C, H, W] with H = 1 for 1-D pools)."""
+
+    spatial_rank: int
+    kernel: tuple[int, int]
+    stride: tuple[int, int]
+    padding: tuple[int, int]
+    in_size: tuple[int, int]
+    out_size: tuple[int, int]
+
+    @staticmethod
+    def of(node: torch.fx.Node, spatial_rank: int, kernel, stride, padding, out_value: torch.Tensor) -> "PoolWindow":
+        kernel = spatial.expand(kernel, spatial_rank)
+        stride = spatial.expand(stride, spatial_rank) if stride else kernel  # torch: empty stride = kernel
+        padding = spatial.expand(padding, spatial_rank)
+        in_size = spatial.spatial_shape(node.args[0].meta["val"], spatial_rank)
+        out_size = spatial.spatial_shape(out_value, spatial_rank)
+        if spatial_rank == 1:
+            kernel, stride, padding, in_size, out_size = (
+                (1, *kernel), (1, *stride), (0, *padding), (1, *in_size), (1, *out_size)
+            )
+        return PoolWindow(spatial_rank, kernel, stride, padding, in_size, out_size)
+
+    def plans(self, *, count_pad: bool, count_ceil: bool) -> list[AxisPlan]:
+        return [
+            plan_axis(i, k, s, p, o, count_pad=count_pad, count_ceil=count_ceil)
+            for i, k, s, p, o in zip(self.in_size, self.kernel, self.stride, self.padding, self.out_size)
+        ]
+
+    def limits_reason(self) -> str | None:
+        return spatial.window_limits_reason(self.kernel, self.stride)
+
+
+def pool_input_reason(node: torch.fx.Node, spatial_rank: int) -> str | None:
+    reason = spatial.float_input_reason(node)
+    if reason:
+        return reason
+    rank = node.args[0].meta["val"].dim()
+    if rank not in (spatial_rank + 1, spatial_rank + 2):
+        return f"a {spatial_rank}-D pool needs a rank-{spatial_rank + 1} or rank-{spatial_rank + 2} input, not rank {rank}"
+    return None
+
+
+def _prepared_input(graph: TosaGraph, node: torch.fx.Node, window: PoolWindow, plans: Sequence[AxisPlan]) -> TosaTensor:
+    """The channels-last input, cropped and zero-padded by the counted padding."""
+    nhwc = spatial.to_channels_last(graph, graph.value(node.args[0]), window.spatial_rank)
+    nhwc = spatial.crop_trailing(graph, nhwc, [p.crop_after for p in plans])
+    return spatial.pad(graph, nhwc, [(0, 0), *(p.counted for p in plans), (0, 0)])
+
+
+def _pool_shape(nhwc: TosaTensor, window: PoolWindow) -> tuple[int, ...]:
+    return (nhwc.shape[0], *window.out_size, nhwc.shape[-1])
+
+
+def _uncounted(plans: Sequence[AxisPlan]) -> list[int]:
+    return [v for p in plans for v in p.uncounted]
+
+
+def max_pool(graph: TosaGraph, node: torch.fx.Node, window: PoolWindow, out: TosaTensor) -> None:
+    plans = window.plans(count_pad=False, count_ceil=False)
+    nhwc = _prepared_input(graph, node, window, plans)
+    attrs = (list(window.kernel), list(window.stride), _uncounted(plans), ts.NanPropagationMode.PROPAGATE)
+    result = graph.emit(ts.Op.MAX_POOL2D, [nhwc], _pool_shape(nhwc, window), nhwc.dtype, *attrs)
+    spatial.write_channels_first(graph, result, out)
+
+
+def max_pool_reason(node: torch.fx.Node, window: PoolWindow, dilation) -> str | None:
+    dilation = spatial.expand(dilation, window.spatial_rank)
+    if any(d != 1 for d in dilation):
+        return f"dilation {list(dilation)} is not supported (TOSA MAX_POOL2D has no dilation)"
+    return window.limits_reason() or plan_reason(window.plans(count_pad=False, count_ceil=False), window.kernel)
+
+
+def _avg_plans(window: PoolWindow, count_include_pad: bool, divisor_override) -> list[AxisPlan]:
+    if divisor_override:
+        return window.plans(count_pad=True, count_ceil=True)
+    return window.plans(count_pad=count_include_pad, count_ceil=False)
+
+
+def avg_pool_reason(node: torch.fx.Node, window: PoolWindow, count_include_pad: bool, divisor_override) -> str | None:
+    if divisor_override is not None and divisor_override <= 0:
+        return f"divisor_override {divisor_override} must be positive"
+    plans = _avg_plans(window, count_include_pad, divisor_override)
+    return window.limits_reason() or plan_reason(plans, window.kernel)
+
+
+def avg_pool(graph: TosaGraph, node: torch.fx.Node, window: PoolWindow, out: TosaTensor, count_include_pad: bool = True, divisor_override=None) -> None:
+    plans = _avg_plans(window, count_include_pad, divisor_override)
+    nhwc = _prepared_input(graph, node, window, plans)
+    zp = spatial.zero_point(graph, nhwc.dtype)
+    attrs = (list(window.kernel), list(window.stride), _uncounted(plans), spatial.accumulator_dtype(nhwc.dtype))
+    result = graph.emit(ts.Op.AVG_POOL2D, [nhwc, zp, zp], _pool_shape(nhwc, window), nhwc.dtype, *attrs)
+    if divisor_override:
+        # Every window is whole (all padding is explicit), so the pool divided by the kernel area.
+        factor = graph.const([math.prod(window.kernel) / divisor_override], result.dtype, shape=(1,) * result.rank, stem="scale")
+        shift = graph.const([0], ts.DType.INT8, stem="shift")
+        result = graph.emit(ts.Op.MUL, [result, factor, shift], result.shape, result.dtype)
+    spatial.write_channels_first(graph, result, out)

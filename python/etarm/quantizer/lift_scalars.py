@@ -1,0 +1,58 @@
+"""Turns Python-number operands of arithmetic into constant tensors before annotation.
+
+``x * 0.5`` reaches the quantizer as ``mul.Tensor(x, 0.5)``: the number is no graph
+node, so it could not be quantized and the integer lowering would meet a float
+constant. As a buffer read by ``get_attr`` it is annotated like any operand and
+convert_pt2e folds it into an integer constant.
+"""
+
+from __future__ import annotations
+
+import numbers
+from typing import Callable
+
+import torch
+
+from etarm.operators.registry import op_name
+from etarm.quantizer.annotate_elementwise import LIFTABLE, SCALAR_OVERLOADS
+from etarm.quantizer.annotation import is_float_tensor
+
+
+def lift_scalar_operands(model: torch.fx.GraphModule, wants: Callable[[torch.fx.Node], bool]) -> int:
+    """Replaces number operands of the arithmetic nodes ``wants`` accepts; returns how many."""
+    graph = model.graph
+    lifted = 0
+    for node in list(graph.nodes):
+        if node.op != "call_function" or op_name(node.target) not in LIFTABLE or not is_float_tensor(node):
+            continue
+        if not wants(node):
+            continue
+        args = list(node.args)
+        for index in (0, 1):
+            value = args[index] if index < len(args) else None
+            if not isinstance(value, numbers.Number) or isinstance(value, bool):
+                continue
+            args[index] = _constant(model, node, float(value))
+            lifted += 1
+        if tuple(args) != tuple(node.args):
+            node.args = tuple(args)
+            replacement = SCALAR_OVERLOADS.get(op_name(node.target))
+            if replacement is not None:
+                node.target = replacement
+    if lifted:
+        graph.lint()
+        model.recompile()
+    return lifted
+
+
+def _constant(model: torch.fx.GraphModule, user: torch.fx.Node, value: float) -> torch.fx.Node:
+    name = f"_etarm_scalar_{len([n for n in model.graph.nodes if n.op == 'get_attr'])}"
+    while hasattr(model, name):
+        name += "_"
+    tensor = torch.tensor(value, dtype=user.meta["val"].dtype)
+    model.register_buffer(name, tensor)
+    with model.graph.inserting_before(user):
+        node = model.graph.get_attr(name)
+    fake_mode = getattr(user.meta["val"], "fake_mode", None)
+    node.meta["val"] = fake_mode.from_tensor(tensor) if fake_mode is not None else tensor
+    return node
