@@ -9,19 +9,10 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from etarm.compiler import compile_model
+from etarm.testing.cpu_fallback import Fn, cpu_ops
 from etarm.testing.tosa_reference import assert_close_to_torch
 
 TOL = dict(atol=1e-4, rtol=1e-4)
-
-
-class Fn(torch.nn.Module):
-    def __init__(self, fn):
-        super().__init__()
-        self.fn = fn
-
-    def forward(self, *args):
-        return self.fn(*args)
 
 
 def tosa_ops(run) -> list[str]:
@@ -181,8 +172,6 @@ def test_conv1d_chain_has_transposes_only_at_its_ends():
 
 
 def test_conv_transpose3d_stays_on_cpu():
-    fn = Fn(lambda x: F.conv_transpose3d(x, torch.ones(2, 2, 2, 2, 2)))
-    report = compile_model(fn, (torch.randn(1, 2, 3, 3, 3),), "TOSA-1.0+FP").report
-    assert [(c["op"], c["reason"]) for c in report["cpu_ops"]] == [
+    assert cpu_ops(lambda x: F.conv_transpose3d(x, torch.ones(2, 2, 2, 2, 2)), (torch.randn(1, 2, 3, 3, 3),)) == [
         ("aten.convolution.default", "3-D transposed convolution (transposed=True) has no TOSA operator")
     ]

@@ -4,22 +4,8 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from etarm.compiler import compile_model
+from etarm.testing.cpu_fallback import Fn, cpu_ops
 from etarm.testing.tosa_reference import assert_close_to_torch
-
-
-class Fn(torch.nn.Module):
-    def __init__(self, fn):
-        super().__init__()
-        self.fn = fn
-
-    def forward(self, *args):
-        return self.fn(*args)
-
-
-def cpu_reasons(fn, shape) -> list[tuple[str, str]]:
-    report = compile_model(Fn(fn), (torch.randn(shape),), "TOSA-1.0+FP").report
-    return [(c["op"], c["reason"]) for c in report["cpu_ops"]]
 
 
 # (kernel, stride, padding, ceil_mode, input shape)
@@ -109,18 +95,18 @@ def test_pool_after_conv_keeps_channels_last():
 
 
 def test_dilated_max_pool_stays_on_cpu():
-    assert cpu_reasons(lambda x: F.max_pool2d(x, 2, dilation=2), (1, 1, 8, 8)) == [
+    assert cpu_ops(lambda x: F.max_pool2d(x, 2, dilation=2), (torch.randn(1, 1, 8, 8),)) == [
         ("aten.max_pool2d_with_indices.default", "dilation [2, 2] is not supported (TOSA MAX_POOL2D has no dilation)")
     ]
 
 
 def test_max_pool_indices_stay_on_cpu():
-    assert cpu_reasons(lambda x: F.max_pool2d(x, 2, return_indices=True), (1, 1, 8, 8)) == [
+    assert cpu_ops(lambda x: F.max_pool2d(x, 2, return_indices=True), (torch.randn(1, 1, 8, 8),)) == [
         ("aten.max_pool2d_with_indices.default", "the indices output (return_indices=True) is not supported")
     ]
 
 
 def test_irregular_adaptive_pool_stays_on_cpu():
-    assert cpu_reasons(lambda x: F.adaptive_avg_pool2d(x, 3), (1, 1, 5, 6)) == [
+    assert cpu_ops(lambda x: F.adaptive_avg_pool2d(x, 3), (torch.randn(1, 1, 5, 6),)) == [
         ("aten._adaptive_avg_pool2d.default", "output_size [3, 3] does not divide input size [5, 6] into equal windows")
     ]

@@ -4,22 +4,8 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from etarm.compiler import compile_model
+from etarm.testing.cpu_fallback import Fn, cpu_ops
 from etarm.testing.tosa_reference import assert_close_to_torch
-
-
-class Fn(torch.nn.Module):
-    def __init__(self, fn):
-        super().__init__()
-        self.fn = fn
-
-    def forward(self, *args):
-        return self.fn(*args)
-
-
-def cpu_reasons(fn, shape) -> list[tuple[str, str]]:
-    report = compile_model(Fn(fn), (torch.randn(shape),), "TOSA-1.0+FP").report
-    return [(c["op"], c["reason"]) for c in report["cpu_ops"]]
 
 
 NEAREST = [
@@ -79,13 +65,13 @@ def test_upsample_after_conv_keeps_channels_last():
 
 def test_nearest_that_rounds_differently_in_torch_stays_on_cpu():
     # torch computes the source row as floor(o * float32(26/22)), which differs from the exact ratio.
-    assert cpu_reasons(lambda x: F.interpolate(x, size=(22, 5)), (1, 1, 26, 5)) == [
+    assert cpu_ops(lambda x: F.interpolate(x, size=(22, 5)), (torch.randn(1, 1, 26, 5),)) == [
         ("aten.upsample_nearest2d.vec", "nearest resize 26 -> 22 rounds differently in torch's float32 arithmetic")
     ]
 
 
 def test_large_downscale_stays_on_cpu():
-    assert cpu_reasons(lambda x: F.interpolate(x, size=(2, 5), mode="bilinear"), (1, 1, 40, 5)) == [
+    assert cpu_ops(lambda x: F.interpolate(x, size=(2, 5), mode="bilinear"), (torch.randn(1, 1, 40, 5),)) == [
         ("aten.upsample_bilinear2d.vec", "scale 2/40 is outside TOSA RESIZE's range (n <= 2048, downscale < 16x)")
     ]
 

@@ -21,14 +21,7 @@ from etarm.tosa.graph import TosaGraph, TosaTensor
 from etarm.tosa.specification import TosaSpecification
 
 # GATHER values: fp16/fp32 in the FP profile, int8/int16/int32 in the INT profile (no bool).
-_GATHER_PROFILE = {
-    torch.float32: "FP",
-    torch.float16: "FP",
-    torch.int8: "INT",
-    torch.int16: "INT",
-    torch.int32: "INT",
-    torch.int64: "INT",
-}
+_GATHER_PROFILE = shapes.NUMERIC_PROFILE
 INDEX_DTYPES = (torch.int32, torch.int64)
 # Largest axis whose indices survive the fp32 round trip exactly.
 _FP32_EXACT_INDEX = 2**24

@@ -6,7 +6,7 @@ it is an ordinary average pool. Other sizes stay on CPU.
 """
 
 from etarm.operators import pooling, spatial
-from etarm.operators.registry import NodeVisitor, register
+from etarm.operators.registry import register
 
 
 def regular_window(size: int, out: int) -> tuple[int, int] | None:
@@ -31,14 +31,11 @@ def _window(node):
 
 
 @register
-class AdaptiveAvgPool2dVisitor(NodeVisitor):
+class AdaptiveAvgPool2dVisitor(pooling.PoolVisitor):
     targets = ("aten._adaptive_avg_pool2d.default",)
-    profiles = frozenset({"FP"})
+    spatial_rank = 2
 
-    def check(self, node, spec):
-        reason = pooling.pool_input_reason(node, 2)
-        if reason:
-            return reason
+    def pool_reason(self, node):
         window = _window(node)
         if window is None:
             in_size = spatial.spatial_shape(node.args[0].meta["val"], 2)

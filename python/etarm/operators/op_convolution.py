@@ -8,7 +8,7 @@ that are neither 1 nor depthwise run as one convolution per group (SLICE ... CON
 
 import tosa_serializer as ts
 
-from etarm.operators import spatial
+from etarm.operators import shapes, spatial
 from etarm.operators.registry import NodeVisitor, register
 
 
@@ -120,7 +120,7 @@ class ConvolutionVisitor(NodeVisitor):
             w_g = spatial.permute(graph, w_g, spatial.channels_last_perm(w_g.rank))
             shape = (nhwc.shape[0], *out_spatial, group_out)
             results.append(self._conv_op(graph, op, x_g, w_g, b_g, shape, attrs))
-        return spatial.concat(graph, results, nhwc.rank - 1)
+        return shapes.concat(graph, results, nhwc.rank - 1)
 
     @staticmethod
     def _conv_op(graph, op, x, weight, bias, shape, attrs):
@@ -153,6 +153,6 @@ class ConvolutionVisitor(NodeVisitor):
                 for i, s, before, after, k in zip(nhwc.shape[1:3], stride, out_pad[0::2], out_pad[1::2], kernel)
             ] + [group_out]
             results.append(self._conv_op(graph, ts.Op.TRANSPOSE_CONV2D, x_g, w_g, b_g, shape, attrs))
-        result = spatial.concat(graph, results, 3)
+        result = shapes.concat(graph, results, 3)
         starts = [0, *crop_before, 0]
         return spatial.slice_box(graph, result, starts, [result.shape[0], *out_spatial, result.shape[3]])

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from typing import Sequence
+from typing import ClassVar, Sequence
 
 import torch
 import tosa_serializer as ts
 
 from etarm.operators import spatial
+from etarm.operators.registry import NodeVisitor
 from etarm.tosa.graph import TosaGraph, TosaTensor
 
 
@@ -147,3 +148,47 @@ def avg_pool(graph: TosaGraph, node: torch.fx.Node, window: PoolWindow, out: Tos
         shift = graph.const([0], ts.DType.INT8, stem="shift")
         result = graph.emit(ts.Op.MUL, [result, factor, shift], result.shape, result.dtype)
     spatial.write_channels_first(graph, result, out)
+
+
+class PoolVisitor(NodeVisitor):
+    """A pool over ``spatial_rank`` axes: the input checks, then ``pool_reason``."""
+
+    profiles = frozenset({"FP"})
+    spatial_rank: ClassVar[int]
+
+    def result_value(self, node: torch.fx.Node) -> torch.Tensor:
+        """The pooled values (a multi-output op overrides this)."""
+        return node.meta["val"]
+
+    def window(self, node: torch.fx.Node) -> tuple[PoolWindow, dict]:
+        """The window torch's kernel_size/stride/padding arguments describe, and all the arguments."""
+        args = spatial.call_arguments(node)
+        window = PoolWindow.of(node, self.spatial_rank, args["kernel_size"], args["stride"], args["padding"], self.result_value(node))
+        return window, args
+
+    def pool_reason(self, node: torch.fx.Node) -> str | None:
+        raise NotImplementedError
+
+    def check(self, node, spec):
+        return pool_input_reason(node, self.spatial_rank) or self.pool_reason(node)
+
+
+class MaxPoolVisitor(PoolVisitor):
+    def pool_reason(self, node):
+        window, args = self.window(node)
+        return max_pool_reason(node, window, args["dilation"])
+
+    def define(self, node, graph):
+        max_pool(graph, node, self.window(node)[0], graph.out(node))
+
+
+class AvgPoolVisitor(PoolVisitor):
+    """avg_pool1d/2d (avg_pool1d has no divisor_override argument)."""
+
+    def pool_reason(self, node):
+        window, args = self.window(node)
+        return avg_pool_reason(node, window, args["count_include_pad"], args.get("divisor_override"))
+
+    def define(self, node, graph):
+        window, args = self.window(node)
+        avg_pool(graph, node, window, graph.out(node), args["count_include_pad"], args.get("divisor_override"))

@@ -19,6 +19,7 @@ import torch
 import tosa_serializer as ts
 
 from etarm.operators import spatial
+from etarm.operators.registry import NodeVisitor
 from etarm.tosa.graph import TosaGraph
 
 MAX_SCALE_NUMERATOR = 1 << 11
@@ -170,3 +171,23 @@ def lower_resize(graph: TosaGraph, node: torch.fx.Node, plan: ResizePlan) -> Non
     shape = (out.shape[0], out.shape[2], out.shape[3], out.shape[1])
     result = graph.emit(ts.Op.RESIZE, [nhwc, scale, offset, border], shape, nhwc.dtype, plan.mode)
     spatial.write_channels_first(graph, result, out)
+
+
+class ResizeVisitor(NodeVisitor):
+    """An upsample_*2d operator: the RESIZE its ``plan`` describes, where there is one."""
+
+    profiles = frozenset({"FP"})
+
+    def plan(self, node: torch.fx.Node) -> ResizePlan | str:
+        """The node's RESIZE, or why there is none."""
+        raise NotImplementedError
+
+    def check(self, node, spec):
+        reason = resize_input_reason(node)
+        if reason:
+            return reason
+        plan = self.plan(node)
+        return plan if isinstance(plan, str) else None
+
+    def define(self, node, graph):
+        lower_resize(graph, node, self.plan(node))

@@ -23,8 +23,8 @@ from etarm.tosa.specification import TosaSpecification
 # torch dtype -> the TOSA profile whose data-layout operators move it (None: every profile).
 # int64 is narrowed to int32 (TOSA 1.0 has no 64-bit integers). bfloat16 is left out: it needs
 # the bf16 extension and has no numpy type for constants and reference runs.
-_LAYOUT_PROFILE = {
-    torch.bool: None,
+# NUMERIC_PROFILE: the same for the non-bool dtypes (shared with GATHER, see indexing.py).
+NUMERIC_PROFILE = {
     torch.float32: "FP",
     torch.float16: "FP",
     torch.int8: "INT",
@@ -32,6 +32,7 @@ _LAYOUT_PROFILE = {
     torch.int32: "INT",
     torch.int64: "INT",
 }
+_LAYOUT_PROFILE = {torch.bool: None, **NUMERIC_PROFILE}
 
 
 def fake(arg) -> torch.Tensor:
@@ -139,13 +140,18 @@ def slice_tensor(graph: TosaGraph, tensor: TosaTensor, start: Sequence[int], siz
     return graph.emit(ts.Op.SLICE, [tensor, graph.shape_const(start), graph.shape_const(size)], size, tensor.dtype)
 
 
+def axis_box(shape: Sequence[int], axis: int, start: int, length: int) -> tuple[list[int], list[int]]:
+    """SLICE's (start, size) for ``[start, start + length)`` along ``axis`` of ``shape``."""
+    begin = [0] * len(shape)
+    begin[axis] = start
+    size = list(shape)
+    size[axis] = length
+    return begin, size
+
+
 def narrow(graph: TosaGraph, tensor: TosaTensor, axis: int, start: int, length: int) -> TosaTensor:
     """``tensor`` restricted to ``[start, start + length)`` along ``axis``."""
-    begin = [0] * tensor.rank
-    begin[axis] = start
-    size = list(tensor.shape)
-    size[axis] = length
-    return slice_tensor(graph, tensor, begin, size)
+    return slice_tensor(graph, tensor, *axis_box(tensor.shape, axis, start, length))
 
 
 def transpose(graph: TosaGraph, tensor: TosaTensor, perm: Sequence[int]) -> TosaTensor:

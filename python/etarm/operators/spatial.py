@@ -23,6 +23,7 @@ import numpy as np
 import torch
 import tosa_serializer as ts
 
+from etarm.operators import shapes
 from etarm.tosa.graph import TosaGraph, TosaTensor
 from etarm.tosa.mapping import numpy_dtype
 
@@ -159,11 +160,7 @@ def slice_box(graph: TosaGraph, tensor: TosaTensor, starts: Sequence[int], sizes
 
 def slice_axis(graph: TosaGraph, tensor: TosaTensor, axis: int, start: int, size: int) -> TosaTensor:
     """``tensor[..., start:start + size, ...]`` along ``axis``."""
-    starts = [0] * tensor.rank
-    starts[axis] = start
-    sizes = list(tensor.shape)
-    sizes[axis] = size
-    return slice_box(graph, tensor, starts, sizes)
+    return slice_box(graph, tensor, *shapes.axis_box(tensor.shape, axis, start, size))
 
 
 def pad(graph: TosaGraph, tensor: TosaTensor, pads: Sequence[tuple[int, int]], value: float = 0.0) -> TosaTensor:
@@ -178,14 +175,6 @@ def pad(graph: TosaGraph, tensor: TosaTensor, pads: Sequence[tuple[int, int]], v
     padding = graph.shape_const([v for pair in pads for v in pair])
     pad_value = graph.const([value], tensor.dtype, shape=(1,), stem="pad_value")
     return graph.emit(ts.Op.PAD, [tensor, padding, pad_value], shape, tensor.dtype)
-
-
-def concat(graph: TosaGraph, tensors: Sequence[TosaTensor], axis: int) -> TosaTensor:
-    if len(tensors) == 1:
-        return tensors[0]
-    shape = list(tensors[0].shape)
-    shape[axis] = sum(t.shape[axis] for t in tensors)
-    return graph.emit(ts.Op.CONCAT, list(tensors), shape, tensors[0].dtype, axis)
 
 
 def dilate(graph: TosaGraph, tensor: TosaTensor, axis: int, dilation: int) -> TosaTensor:

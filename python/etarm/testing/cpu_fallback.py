@@ -30,3 +30,8 @@ def cpu_reason(fn: Callable, inputs: tuple, op: str, target: str = "TOSA-1.0+FP"
     report = compile_model(Fn(fn), inputs, target).report
     (reason,) = [entry["reason"] for entry in report["cpu_ops"] if entry["op"].startswith(op + ".")]
     return reason
+
+
+def cpu_ops(fn: Callable, inputs: tuple, target: str = "TOSA-1.0+FP") -> list[tuple[str, str]]:
+    """(operator, reason) of every node the compile of ``fn(*inputs)`` left on CPU."""
+    return [(entry["op"], entry["reason"]) for entry in compile_model(Fn(fn), inputs, target).report["cpu_ops"]]
