@@ -15,6 +15,9 @@ import traceback
 
 from etarm.errors import EtarmError
 
+# Start-up (importing torch and executorch) is part of what a user waits for: time from here.
+_PROCESS_START = time.perf_counter()
+
 
 def _compile_parser(sub) -> argparse.ArgumentParser:
     p = sub.add_parser("compile", help="compile a PyTorch model to a .pte")
@@ -41,7 +44,7 @@ def _output_path(args) -> str:
     return os.path.join(args.output, f"{stem}_{args.target}.pte")
 
 
-def _print_summary(report: dict, path: str, seconds: float) -> None:
+def _print_summary(report: dict, path: str, seconds: float, total: float) -> None:
     print(f"target      {report['target']}")
     for i, part in enumerate(report["partitions"]):
         ops = ", ".join(part["aten_ops"])
@@ -52,7 +55,7 @@ def _print_summary(report: dict, path: str, seconds: float) -> None:
             print(f"  {op['op']} ({op['node']}): {op['reason']}")
     else:
         print("on CPU      none")
-    print(f"wrote       {path} ({report['pte_bytes']} bytes) in {seconds:.2f} s")
+    print(f"wrote       {path} ({report['pte_bytes']} bytes) in {seconds:.2f} s ({total:.1f} s with start-up)")
 
 
 def _quiet_third_party() -> None:
@@ -99,11 +102,17 @@ def _run_compile(args) -> int:
     with open(path, "wb") as f:
         f.write(result.pte)
     seconds = time.perf_counter() - start
-    report = {**result.report, "pte_path": os.path.abspath(path), "total_s": round(seconds, 3)}
+    total = time.perf_counter() - _PROCESS_START
+    report = {
+        **result.report,
+        "pte_path": os.path.abspath(path),
+        "compile_s": round(seconds, 3),
+        "total_s_with_startup": round(total, 3),
+    }
     if args.report:
         with open(args.report, "w") as f:
             json.dump(report, f, indent=2)
-    _print_summary(report, path, seconds)
+    _print_summary(report, path, seconds, total)
     return 0
 
 
