@@ -8,11 +8,18 @@ import operator
 import time
 
 import torch
+
+from etarm import lazy_inductor_pass
+
+lazy_inductor_pass.install()  # before ExecuTorch imports the pass (see the module)
+
 from executorch.exir import EdgeCompileConfig, ExecutorchBackendConfig, to_edge_transform_and_lower
 from executorch.exir.lowered_backend_module import get_lowered_submodules
 
+from etarm.composite_op_scan import reuse_composite_op_scan
 from etarm.errors import EtarmError
 from etarm.operators.registry import op_name
+from etarm.passes.contiguous_after_kept_composites import make_kept_composite_outputs_contiguous
 from etarm.passes.edge_transform_passes import default_transform_passes
 from etarm.quantizer.pt2e_flow import calibration_batches, check_quantize_option, quantize_program, quantizer_for
 from etarm.targets import make_partitioner
@@ -72,10 +79,15 @@ def _partitions(edge_program) -> list[dict]:
 
 
 def _outputs_from(edge_program) -> list:
-    """Per program output: [partition index, partition output index], or None (CPU op, input)."""
+    """Per program output: [partition index, partition output index], or None (CPU op, input).
+
+    A boundary dequantize on CPU (INT partitions) is looked through: the value is the partition's.
+    """
     calls = [call for _name, _lowered, call in get_lowered_submodules(edge_program.graph_module)]
     sources = []
     for value in edge_program.graph.output_node().args[0]:
+        while isinstance(value, torch.fx.Node) and "dequantize" in op_name(value.target):
+            value = value.args[0]
         source = None
         if isinstance(value, torch.fx.Node) and value.target is operator.getitem and value.args[0] in calls:
             source = [calls.index(value.args[0]), value.args[1]]
@@ -113,6 +125,8 @@ def compile_model(
     intermediates_dir: str | None = None,
     calibration_data=None,
     quantizer=None,
+    system_config: str | None = None,
+    memory_mode: str | None = None,
 ) -> CompileResult:
     """Compiles ``model`` for ``target``; the report follows the contract in DESIGN.md.
 
@@ -120,9 +134,11 @@ def compile_model(
     calibrating with ``calibration_data`` (a .pt file or folder of .pt files, each a
     tuple of inputs, or an iterable of input tuples; default: the example inputs) and
     ``quantizer`` (a PT2E Quantizer; default: the target's, see quantizer/pt2e_flow.py).
+    ``system_config``/``memory_mode``: Ethos-U targets' Vela settings (default: the NPU
+    family's, see etarm/ethosu/compile_spec.py).
     """
     timer = _Timer()
-    partitioner = make_partitioner(target, intermediates_dir)
+    partitioner = make_partitioner(target, intermediates_dir, system_config, memory_mode)
     tosa_spec = getattr(partitioner, "tosa_spec", None)
     check_quantize_option(target, tosa_spec, quantize)
     with timer.stage("export"):
@@ -137,9 +153,9 @@ def compile_model(
             import executorch.kernels.quantized  # noqa: F401
         with timer.stage("export_quantized"):
             exported = _export(quantized_model, example_inputs)
-    with timer.stage("lower"):
+    with timer.stage("lower"), reuse_composite_op_scan():
         edge = to_edge_transform_and_lower(
-            exported,
+            make_kept_composite_outputs_contiguous(exported),
             # Edge passes before partitioning (FP: int64 -> int32 narrowing), see etarm/passes/edge_transform_passes.py.
             transform_passes=default_transform_passes(getattr(partitioner, "tosa_spec", None)) if delegate else None,
             partitioner=[partitioner] if delegate else [],

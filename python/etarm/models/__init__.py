@@ -55,7 +55,7 @@ def _load_file(path: str) -> tuple[torch.nn.Module, tuple]:
 
 
 def load_model(name_or_path: str) -> tuple[torch.nn.Module, tuple]:
-    from etarm.models import zoo  # noqa: F401  (registers the built-in models)
+    from etarm.models import networks, zoo  # noqa: F401  (register the built-in models)
 
     if name_or_path in _BUILTIN:
         return _BUILTIN[name_or_path]()

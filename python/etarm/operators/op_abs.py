@@ -1,18 +1,40 @@
-"""aten.abs: TOSA ABS (int32 without the INT profile: SELECT(x < 0, -x, x), composed in int_math)."""
+"""aten.abs: TOSA ABS (int32 without the INT profile: SELECT(x < 0, -x, x), composed in int_math).
+
+Quantized (INT): int8 is one TABLE (exact); int16, which TOSA's TABLE would only
+interpolate, is ABS on the widened integers and one RESCALE to the output's scale.
+"""
+
+import torch
+import tosa_serializer as ts
 
 from etarm.operators.compose import Composer
 from etarm.operators.dtype_rules import FLOAT_OR_INT, tensor_args_reason
+from etarm.operators.quantized import input_qparams, output_qparams, rescale
+from etarm.operators.quantized_lookup import QuantizedBranch, function_lookup
 from etarm.operators.registry import NodeVisitor, register
+from etarm.tosa.mapping import tosa_dtype
 
 
 @register
-class AbsVisitor(NodeVisitor):
+class AbsVisitor(QuantizedBranch, NodeVisitor):
     targets = ("aten.abs.default",)
-    profiles = frozenset({"FP"})
 
-    def check(self, node, spec):
+    def unquantized_reason(self, node, spec):
         return tensor_args_reason(node, spec, FLOAT_OR_INT)
 
-    def define(self, node, graph):
+    def define_quantized(self, node, graph):
+        source, target = input_qparams(node, 0), output_qparams(node)
+        if source.dtype == torch.int8:
+            function_lookup(graph, node, torch.abs)
+            return
+        x = graph.value(node.args[0])
+        wide = graph.emit(ts.Op.CAST, [x], x.shape, ts.DType.INT32)
+        magnitude = graph.emit(ts.Op.ABS, [wide], x.shape, ts.DType.INT32)
+        rescale(
+            graph, magnitude, float(source.scale) / float(target.scale), tosa_dtype(target.dtype),
+            output_zp=int(target.zero_point), out=graph.out(node),
+        )
+
+    def define_unquantized(self, node, graph):
         c = Composer(graph, node)
         c.finish(c.abs(node.args[0]))

@@ -1,13 +1,17 @@
-"""aten.acos: 2 atan(sqrt((1 - x) / (1 + x)))."""
+"""aten.acos: 2 atan(sqrt((1 - x) / (1 + x))); quantized (INT), a lookup table (quantized_lookup.py)."""
+
+import torch
 
 from etarm.operators import float_math
 from etarm.operators.pointwise import FloatUnaryVisitor
+from etarm.operators.quantized_lookup import LookupLowering
 from etarm.operators.registry import register
 
 
 @register
-class AcosVisitor(FloatUnaryVisitor):
+class AcosVisitor(LookupLowering, FloatUnaryVisitor):
     targets = ("aten.acos.default",)
+    function = torch.acos
 
     def compute(self, c, x):
         return float_math.acos(c, x)

@@ -1,13 +1,17 @@
-"""aten.acosh: log1p form near 1, log(2x) for large x."""
+"""aten.acosh: log1p form near 1, log(2x) for large x; quantized (INT), a lookup table (quantized_lookup.py)."""
+
+import torch
 
 from etarm.operators import float_math
 from etarm.operators.pointwise import FloatUnaryVisitor
+from etarm.operators.quantized_lookup import LookupLowering
 from etarm.operators.registry import register
 
 
 @register
-class AcoshVisitor(FloatUnaryVisitor):
+class AcoshVisitor(LookupLowering, FloatUnaryVisitor):
     targets = ("aten.acosh.default",)
+    function = torch.acosh
 
     def compute(self, c, x):
         return float_math.acosh(c, x)

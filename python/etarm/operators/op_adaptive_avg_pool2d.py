@@ -2,10 +2,12 @@
 
 torch's window i spans [floor(i*in/out), ceil((i+1)*in/out)); when every window has the
 same size and they start a fixed stride apart (e.g. in divisible by out, or out = 1),
-it is an ordinary average pool. Other sizes stay on CPU.
+it is an ordinary average pool. Other sizes stay on CPU. Quantized, it is the integer
+average pool of pooling.py (window sums, one RESCALE).
 """
 
 from etarm.operators import pooling, spatial
+from etarm.operators.quantized import is_quantized
 from etarm.operators.registry import register
 
 
@@ -34,14 +36,29 @@ def _window(node):
 class AdaptiveAvgPool2dVisitor(pooling.PoolVisitor):
     targets = ("aten._adaptive_avg_pool2d.default",)
     spatial_rank = 2
+    handles_qparams = True
+
+    @staticmethod
+    def _irregular_reason(node):
+        in_size = spatial.spatial_shape(node.args[0].meta["val"], 2)
+        out_size = spatial.spatial_shape(node.meta["val"], 2)
+        return f"output_size {list(out_size)} does not divide input size {list(in_size)} into equal windows"
 
     def pool_reason(self, node):
         window = _window(node)
         if window is None:
-            in_size = spatial.spatial_shape(node.args[0].meta["val"], 2)
-            out_size = spatial.spatial_shape(node.meta["val"], 2)
-            return f"output_size {list(out_size)} does not divide input size {list(in_size)} into equal windows"
+            return self._irregular_reason(node)
         return pooling.avg_pool_reason(node, window, True, None)
 
+    def quantized_pool_reason(self, node, spec):
+        window = _window(node)
+        if window is None:
+            return self._irregular_reason(node)
+        return pooling.quantized_avg_pool_reason(node, spec, window)
+
     def define(self, node, graph):
-        pooling.avg_pool(graph, node, _window(node), graph.out(node))
+        window = _window(node)
+        if is_quantized(node):
+            pooling.quantized_avg_pool(graph, node, window, pooling.average_divisors(window))
+            return
+        pooling.avg_pool(graph, node, window, graph.out(node))

@@ -1,9 +1,13 @@
-"""aten.any: REDUCE_ANY over the reduced axes; a float input is first compared with zero."""
+"""aten.any: REDUCE_ANY over the reduced axes; a float input is first compared with zero.
+
+INT profile: bool inputs only (a float input would be quantized, which any does not take).
+"""
 
 import torch
 import tosa_serializer as ts
 
 from etarm.operators import tensor_math as tm
+from etarm.operators.quantized import is_int_spec
 from etarm.operators.reduction import dims_reason, reduce, reduced_axes
 from etarm.operators.registry import NodeVisitor, op_name, register
 
@@ -15,10 +19,12 @@ def _dims(node):
 @register
 class AnyVisitor(NodeVisitor):
     targets = ("aten.any.dim", "aten.any.dims", "aten.any.default")
-    profiles = frozenset({"FP"})
+    profiles = frozenset({"FP", "INT"})
 
     def check(self, node, spec):
         value = node.args[0].meta["val"]
+        if is_int_spec(spec) and value.dtype != torch.bool:
+            return f"input dtype {value.dtype} is not supported on the INT profile (bool only)"
         if value.dtype != torch.bool and value.dtype not in tm.FLOAT_DTYPES:
             return f"input dtype {value.dtype} is not supported (only bool/float32/float16)"
         if value.numel() == 0:

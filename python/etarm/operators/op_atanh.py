@@ -1,13 +1,17 @@
-"""aten.atanh: log1p(2x / (1 - x)) / 2."""
+"""aten.atanh: log1p(2x / (1 - x)) / 2; quantized (INT), a lookup table (quantized_lookup.py)."""
+
+import torch
 
 from etarm.operators import float_math
 from etarm.operators.pointwise import FloatUnaryVisitor
+from etarm.operators.quantized_lookup import LookupLowering
 from etarm.operators.registry import register
 
 
 @register
-class AtanhVisitor(FloatUnaryVisitor):
+class AtanhVisitor(LookupLowering, FloatUnaryVisitor):
     targets = ("aten.atanh.default",)
+    function = torch.atanh
 
     def compute(self, c, x):
         return float_math.atanh(c, x)

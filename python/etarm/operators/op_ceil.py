@@ -1,12 +1,16 @@
-"""aten.ceil: TOSA CEIL."""
+"""aten.ceil: TOSA CEIL; quantized (INT), a lookup table (quantized_lookup.py)."""
+
+import torch
 
 from etarm.operators.pointwise import FloatUnaryVisitor
+from etarm.operators.quantized_lookup import LookupLowering
 from etarm.operators.registry import register
 
 
 @register
-class CeilVisitor(FloatUnaryVisitor):
+class CeilVisitor(LookupLowering, FloatUnaryVisitor):
     targets = ("aten.ceil.default",)
+    function = torch.ceil
 
     def compute(self, c, x):
         return c.ceil(x)

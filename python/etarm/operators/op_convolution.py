@@ -4,12 +4,22 @@ CONV2D / CONV3D / DEPTHWISE_CONV2D / TRANSPOSE_CONV2D work channels-last with we
 OHWI / ODHWI / HWCM / OHWI; constant weights are rearranged at compile time. Groups
 that are neither 1 nor depthwise run as one convolution per group (SLICE ... CONCAT).
 1-D convolutions run as 2-D ones of height 1.
+
+Quantized (INT): the same operators on int8 (or int16) inputs and int8 weights with
+their zero points, accumulating into int32 (int48) with the bias folded in, then one
+RESCALE, per output channel, into the output (quantized_products.py).
 """
 
+from typing import Callable, NamedTuple
+
+import torch
 import tosa_serializer as ts
 
+from etarm.operators import quantized_products as qp
 from etarm.operators import shapes, spatial
+from etarm.operators.quantized import is_int_spec, is_quantized
 from etarm.operators.registry import NodeVisitor, register
+from etarm.tosa.graph import TosaTensor
 
 
 def _geometry(args: dict, spatial_rank: int) -> tuple:
@@ -39,10 +49,33 @@ def _transposed_crop(pad: int, extent: int) -> tuple[int, int]:
     return out_pad, out_pad + pad
 
 
+class _Operands(NamedTuple):
+    """What differs between float and quantized convolutions."""
+
+    bias: TosaTensor  # [out channels], in the accumulator's type
+    zero_points: tuple[TosaTensor, TosaTensor]  # input_zp, weight_zp
+    acc_type: object  # ts.DType
+    finish: Callable[[TosaTensor, int], TosaTensor]  # (accumulator, its first channel) -> result
+
+
+def _quantized_reason(args: dict) -> str | None:
+    """INT: int8/int16 input, symmetric int8 weights (per output channel at most), constant int32 bias."""
+    input_reason = qp.operand_reason(args["input"], "input", (torch.int8, torch.int16))
+    # Output channels: weight dim 0 ([out, in/groups, ...]); transposed, dim 1 ([in, out/groups, ...]).
+    channel_axis = 1 if args["transposed"] else 0
+    weight_reason = qp.operand_reason(
+        args["weight"], "weight", (torch.int8,), symmetric=True, channel_axis=channel_axis
+    )
+    bias = args["bias"]
+    bias_reason = bias is not None and qp.operand_reason(bias, "bias", (torch.int32,), constant=True, channel_axis=0)
+    return input_reason or weight_reason or bias_reason or None
+
+
 @register
 class ConvolutionVisitor(NodeVisitor):
     targets = ("aten.convolution.default",)
-    profiles = frozenset({"FP"})
+    profiles = frozenset({"FP", "INT"})
+    handles_qparams = True
 
     def check(self, node, spec):
         reason = spatial.float_input_reason(node)
@@ -64,6 +97,8 @@ class ConvolutionVisitor(NodeVisitor):
             return reason
         if any(d < 1 for d in dilation) or any(p < 0 for p in padding):
             return f"dilation {list(dilation)} / padding {list(padding)} must be positive / non-negative"
+        if is_int_spec(spec):
+            return _quantized_reason(args)
         return None
 
     def define(self, node, graph):
@@ -82,16 +117,33 @@ class ConvolutionVisitor(NodeVisitor):
         )
         nhwc = spatial.to_channels_last(graph, x, spatial_rank)
         out_channels = node.meta["val"].shape[-spatial_rank - 1]
-        bias = _bias(graph, args, out_channels, out.dtype)
-        if args["transposed"]:
-            result = self._transposed(graph, nhwc, weight, bias, groups, out_spatial, stride, padding, dilation, output_padding)
+        if is_quantized(node):
+            acc = qp.accumulation(node, 0, 1, channel_repeats=groups if args["transposed"] else 1)
+            operands = _Operands(
+                qp.bias(graph, node, 2, acc, out_channels),
+                acc.zero_points(graph, nhwc.dtype, weight.dtype),
+                acc.dtype,
+                # Each group's accumulator is rescaled on its own: TOSA cannot CONCAT int48.
+                lambda tensor, first: qp.write_output(graph, node, tensor, acc, first_channel=first),
+            )
         else:
-            result = self._forward(graph, nhwc, weight, bias, groups, out_spatial, stride, padding, dilation)
+            operands = _Operands(
+                _bias(graph, args, out_channels, out.dtype),
+                (spatial.zero_point(graph, nhwc.dtype), spatial.zero_point(graph, weight.dtype)),
+                spatial.accumulator_dtype(nhwc.dtype),
+                lambda tensor, first: tensor,
+            )
+        if args["transposed"]:
+            result = self._transposed(
+                graph, nhwc, weight, operands, groups, out_spatial, stride, padding, dilation, output_padding
+            )
+        else:
+            result = self._forward(graph, nhwc, weight, operands, groups, out_spatial, stride, padding, dilation)
         spatial.write_channels_first(graph, result, out)
 
     # --- forward convolution ------------------------------------------------------------
 
-    def _forward(self, graph, nhwc, weight, bias, groups, out_spatial, stride, padding, dilation):
+    def _forward(self, graph, nhwc, weight, operands, groups, out_spatial, stride, padding, dilation):
         kernel = weight.shape[2:]
         fits = [
             spatial.fit_window(size, d * (k - 1) + 1, s, p, p, o)
@@ -101,7 +153,7 @@ class ConvolutionVisitor(NodeVisitor):
         pads = [v for f in fits for v in (f.pad_before, f.pad_after)]
         in_channels = nhwc.shape[-1]
         out_channels = weight.shape[0]
-        attrs = (pads, list(stride), list(dilation), False, spatial.accumulator_dtype(nhwc.dtype))
+        attrs = (pads, list(stride), list(dilation), False, operands.acc_type)
         if groups > 1 and groups == in_channels and nhwc.rank == 4:
             # Depthwise: torch [C*M, 1, KH, KW] (out channel c*M + m) -> TOSA HWCM.
             multiplier = out_channels // in_channels
@@ -109,27 +161,31 @@ class ConvolutionVisitor(NodeVisitor):
                 graph, spatial.reshape(graph, weight, (in_channels, multiplier, *kernel)), (2, 3, 0, 1)
             )
             shape = (nhwc.shape[0], *out_spatial, out_channels)
-            return self._conv_op(graph, ts.Op.DEPTHWISE_CONV2D, nhwc, hwcm, bias, shape, attrs)
+            conv = self._conv_op(graph, ts.Op.DEPTHWISE_CONV2D, nhwc, hwcm, operands.bias, operands, shape, attrs)
+            return operands.finish(conv, 0)
         op = ts.Op.CONV2D if nhwc.rank == 4 else ts.Op.CONV3D
         group_in, group_out = in_channels // groups, out_channels // groups
         results = []
         for g in range(groups):
             x_g = spatial.slice_axis(graph, nhwc, nhwc.rank - 1, g * group_in, group_in)
             w_g = spatial.slice_axis(graph, weight, 0, g * group_out, group_out)
-            b_g = spatial.slice_axis(graph, bias, 0, g * group_out, group_out)
+            b_g = spatial.slice_axis(graph, operands.bias, 0, g * group_out, group_out)
             w_g = spatial.permute(graph, w_g, spatial.channels_last_perm(w_g.rank))
             shape = (nhwc.shape[0], *out_spatial, group_out)
-            results.append(self._conv_op(graph, op, x_g, w_g, b_g, shape, attrs))
+            conv = self._conv_op(graph, op, x_g, w_g, b_g, operands, shape, attrs)
+            results.append(operands.finish(conv, g * group_out))
         return shapes.concat(graph, results, nhwc.rank - 1)
 
     @staticmethod
-    def _conv_op(graph, op, x, weight, bias, shape, attrs):
-        inputs = [x, weight, bias, spatial.zero_point(graph, x.dtype), spatial.zero_point(graph, weight.dtype)]
-        return graph.emit(op, inputs, shape, bias.dtype, *attrs)
+    def _conv_op(graph, op, x, weight, bias, operands, shape, attrs):
+        # The result has the bias's type: the accumulator's for integers (int32 / int48).
+        return graph.emit(op, [x, weight, bias, *operands.zero_points], shape, bias.dtype, *attrs)
 
     # --- transposed convolution -------------------------------------------------------------
 
-    def _transposed(self, graph, nhwc, weight, bias, groups, out_spatial, stride, padding, dilation, output_padding):
+    def _transposed(
+        self, graph, nhwc, weight, operands, groups, out_spatial, stride, padding, dilation, output_padding
+    ):
         # torch weight [Cin, Cout/groups, KH, KW]; dilation becomes zeros inside the kernel.
         for axis, d in zip((2, 3), dilation):
             weight = spatial.dilate(graph, weight, axis, d)
@@ -142,17 +198,18 @@ class ConvolutionVisitor(NodeVisitor):
             crop_before.append(crop_b)
         in_channels = nhwc.shape[-1]
         group_in, group_out = in_channels // groups, weight.shape[1]
-        attrs = (out_pad, list(stride), False, spatial.accumulator_dtype(nhwc.dtype))
+        attrs = (out_pad, list(stride), False, operands.acc_type)
         results = []
         for g in range(groups):
             x_g = spatial.slice_axis(graph, nhwc, 3, g * group_in, group_in)
             w_g = spatial.permute(graph, spatial.slice_axis(graph, weight, 0, g * group_in, group_in), (1, 2, 3, 0))
-            b_g = spatial.slice_axis(graph, bias, 0, g * group_out, group_out)
+            b_g = spatial.slice_axis(graph, operands.bias, 0, g * group_out, group_out)
             shape = [nhwc.shape[0]] + [
                 (i - 1) * s + before + after + k
                 for i, s, before, after, k in zip(nhwc.shape[1:3], stride, out_pad[0::2], out_pad[1::2], kernel)
             ] + [group_out]
-            results.append(self._conv_op(graph, ts.Op.TRANSPOSE_CONV2D, x_g, w_g, b_g, shape, attrs))
+            conv = self._conv_op(graph, ts.Op.TRANSPOSE_CONV2D, x_g, w_g, b_g, operands, shape, attrs)
+            results.append(operands.finish(conv, g * group_out))
         result = shapes.concat(graph, results, 3)
         starts = [0, *crop_before, 0]
         return spatial.slice_box(graph, result, starts, [result.shape[0], *out_spatial, result.shape[3]])

@@ -1,13 +1,17 @@
-"""aten.cosh: (e + 1/e) / 2 with e = exp(|x|)."""
+"""aten.cosh: (e + 1/e) / 2 with e = exp(|x|); quantized (INT), a lookup table (quantized_lookup.py)."""
+
+import torch
 
 from etarm.operators import float_math
 from etarm.operators.pointwise import FloatUnaryVisitor
+from etarm.operators.quantized_lookup import LookupLowering
 from etarm.operators.registry import register
 
 
 @register
-class CoshVisitor(FloatUnaryVisitor):
+class CoshVisitor(LookupLowering, FloatUnaryVisitor):
     targets = ("aten.cosh.default",)
+    function = torch.cosh
 
     def compute(self, c, x):
         return float_math.cosh(c, x)

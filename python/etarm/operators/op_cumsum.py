@@ -3,13 +3,18 @@
 Step k adds the running sums shifted by 2**k along the axis (SLICE + zero PAD + ADD), so
 a length-L axis takes ceil(log2 L) steps. Unlike a matmul with a triangular ones
 matrix, no element is multiplied by zero, so inf/NaN stay where torch puts them.
+
+Quantized: the same scan over the int32 ``q - zero_point`` (exact: the check bounds L),
+then one RESCALE by ``input scale / output scale``.
 """
 
 import math
 
 import tosa_serializer as ts
 
+from etarm.operators import integer_sums
 from etarm.operators import tensor_math as tm
+from etarm.operators.quantized import input_qparams, is_int_spec, is_quantized, write_int32_result
 from etarm.operators.reduction import at_least_1d, dims_reason, dtype_kwarg_reason, reduced_axes
 from etarm.operators.registry import NodeVisitor, register
 
@@ -24,28 +29,40 @@ def _shifted(graph, tensor, shift):
         tensor.dtype,
     )
     padding = graph.shape_const([0, 0, shift, 0, 0, 0])
-    return graph.emit(ts.Op.PAD, [head, padding, tm.scalar(graph, 0.0, tensor.dtype, 1)], tensor.shape, tensor.dtype)
+    return graph.emit(ts.Op.PAD, [head, padding, tm.scalar(graph, 0, tensor.dtype, 1)], tensor.shape, tensor.dtype)
+
+
+def _prefix_sums(graph, source, axis):
+    """Running sums of ``source`` along ``axis``, as [outer, L, inner]."""
+    length = source.shape[axis]
+    scan = graph.reshape(source, (math.prod(source.shape[:axis]), length, math.prod(source.shape[axis + 1 :])))
+    shift = 1
+    while shift < length:
+        scan = tm.add(graph, scan, _shifted(graph, scan, shift))
+        shift *= 2
+    return scan
 
 
 @register
 class CumsumVisitor(NodeVisitor):
     targets = ("aten.cumsum.default",)
-    profiles = frozenset({"FP"})
+    profiles = frozenset({"FP", "INT"})
+    handles_qparams = True
 
     def check(self, node, spec):
         value = node.args[0].meta["val"]
-        return tm.float_tensor_reason(value) or dims_reason(node.args[1], value.dim()) or dtype_kwarg_reason(node)
+        reason = tm.float_tensor_reason(value) or dims_reason(node.args[1], value.dim()) or dtype_kwarg_reason(node)
+        if reason is None and is_int_spec(spec):
+            length = value.shape[reduced_axes(node.args[1], value.dim())[0]] if value.dim() else 1
+            reason = integer_sums.int16_zero_point_reason(node) or integer_sums.sum_reason(node, spec, length, "cumsum")
+        return reason
 
     def define(self, node, graph):
         source = at_least_1d(graph, graph.value(node.args[0]))
         axis = reduced_axes(node.args[1], source.rank)[0]
-        length = source.shape[axis]
-        scan = graph.reshape(
-            tm.widen(graph, source),
-            (math.prod(source.shape[:axis]), length, math.prod(source.shape[axis + 1 :])),
-        )
-        shift = 1
-        while shift < length:
-            scan = tm.add(graph, scan, _shifted(graph, scan, shift))
-            shift *= 2
-        tm.bind_result(graph, node, scan)
+        if is_quantized(node):
+            qparams = input_qparams(node, 0)
+            centred = integer_sums.centred_int32(graph, source, int(qparams.zero_point))
+            write_int32_result(graph, node, _prefix_sums(graph, centred, axis), float(qparams.scale))
+            return
+        tm.bind_result(graph, node, _prefix_sums(graph, tm.widen(graph, source), axis))

@@ -1,12 +1,16 @@
-"""aten.erf: TOSA ERF."""
+"""aten.erf: TOSA ERF; quantized (INT), a lookup table (quantized_lookup.py)."""
+
+import torch
 
 from etarm.operators.pointwise import FloatUnaryVisitor
+from etarm.operators.quantized_lookup import LookupLowering
 from etarm.operators.registry import register
 
 
 @register
-class ErfVisitor(FloatUnaryVisitor):
+class ErfVisitor(LookupLowering, FloatUnaryVisitor):
     targets = ("aten.erf.default",)
+    function = torch.erf
 
     def compute(self, c, x):
         return c.erf(x)

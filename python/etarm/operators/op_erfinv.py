@@ -1,13 +1,20 @@
-"""aten.erfinv: Giles' single-precision polynomials (~3e-7 relative, see float_math.erfinv)."""
+"""aten.erfinv: Giles' single-precision polynomials (~3e-7 relative, see float_math.erfinv).
+
+Quantized (INT): a lookup table of the function (quantized_lookup.py).
+"""
+
+import torch
 
 from etarm.operators import float_math
 from etarm.operators.pointwise import FloatUnaryVisitor
+from etarm.operators.quantized_lookup import LookupLowering
 from etarm.operators.registry import register
 
 
 @register
-class ErfinvVisitor(FloatUnaryVisitor):
+class ErfinvVisitor(LookupLowering, FloatUnaryVisitor):
     targets = ("aten.erfinv.default",)
+    function = torch.erfinv
 
     def compute(self, c, x):
         return float_math.erfinv(c, x)

@@ -1,7 +1,10 @@
 """aten.fmod (C-style remainder, sign of the dividend).
 
 float: a - trunc(a / b) * b (same rounding caveats as remainder); int32: INTDIV remainder.
+Quantized (INT): a lookup of torch.fmod (pointwise.ModuloVisitor); two int16 tensors stay on CPU.
 """
+
+import torch
 
 from etarm.operators import int_math
 from etarm.operators.pointwise import ModuloVisitor
@@ -11,6 +14,7 @@ from etarm.operators.registry import register
 @register
 class FmodVisitor(ModuloVisitor):
     targets = ("aten.fmod.Tensor", "aten.fmod.Scalar")
+    function = torch.fmod
 
     def round_quotient(self, c, quotient):
         return c.trunc(quotient)

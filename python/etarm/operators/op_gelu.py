@@ -1,8 +1,14 @@
-"""aten.gelu: x/2 (1 + erf(x / sqrt 2)) with TOSA ERF, or the tanh approximation."""
+"""aten.gelu: x/2 (1 + erf(x / sqrt 2)) with TOSA ERF, or the tanh approximation.
+
+Quantized (INT): a lookup table of the function, either approximation (quantized_lookup.py).
+"""
 
 import math
 
+import torch.nn.functional as F
+
 from etarm.operators.pointwise import FloatUnaryVisitor
+from etarm.operators.quantized_lookup import LookupLowering
 from etarm.operators.registry import register
 
 _APPROXIMATIONS = ("none", "tanh")
@@ -13,13 +19,17 @@ def _approximate(node) -> str:
 
 
 @register
-class GeluVisitor(FloatUnaryVisitor):
+class GeluVisitor(LookupLowering, FloatUnaryVisitor):
     targets = ("aten.gelu.default",)
 
-    def check(self, node, spec):
+    def parameter_reason(self, node):
         if _approximate(node) not in _APPROXIMATIONS:
             return f"aten.gelu.default: approximate={_approximate(node)!r} is not one of {_APPROXIMATIONS}"
-        return super().check(node, spec)
+        return None
+
+    def quantized_function(self, node):
+        approximate = _approximate(node)
+        return lambda x: F.gelu(x, approximate=approximate)
 
     def compute(self, c, x):
         if _approximate(c.node) == "tanh":

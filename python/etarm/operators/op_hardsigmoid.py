@@ -1,15 +1,20 @@
 """aten.hardsigmoid, kept whole (to_edge would decompose it into casts, two clamps and a div):
-CLAMP(x + 3, 0, 6) / 6."""
+CLAMP(x + 3, 0, 6) / 6.
+
+Quantized (INT): a lookup table of the function (quantized_lookup.py).
+"""
 
 import torch
 
 from etarm.operators.pointwise import FloatUnaryVisitor
+from etarm.operators.quantized_lookup import LookupLowering
 from etarm.operators.registry import register
 
 
 @register
-class HardsigmoidVisitor(FloatUnaryVisitor):
+class HardsigmoidVisitor(LookupLowering, FloatUnaryVisitor):
     targets = ("aten.hardsigmoid.default",)
+    function = torch.ops.aten.hardsigmoid.default
     preserved_ops = (torch.ops.aten.hardsigmoid.default,)
 
     def compute(self, c, x):

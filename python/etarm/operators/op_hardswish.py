@@ -1,15 +1,20 @@
 """aten.hardswish, kept whole (to_edge would decompose it into casts, two clamps and a div):
-x * CLAMP(x + 3, 0, 6) / 6."""
+x * CLAMP(x + 3, 0, 6) / 6.
+
+Quantized (INT): a lookup table of the function (quantized_lookup.py).
+"""
 
 import torch
 
 from etarm.operators.pointwise import FloatUnaryVisitor
+from etarm.operators.quantized_lookup import LookupLowering
 from etarm.operators.registry import register
 
 
 @register
-class HardswishVisitor(FloatUnaryVisitor):
+class HardswishVisitor(LookupLowering, FloatUnaryVisitor):
     targets = ("aten.hardswish.default",)
+    function = torch.ops.aten.hardswish.default
     preserved_ops = (torch.ops.aten.hardswish.default,)
 
     def compute(self, c, x):

@@ -1,12 +1,16 @@
-"""aten.log: TOSA LOG."""
+"""aten.log: TOSA LOG; quantized (INT), a lookup table (quantized_lookup.py)."""
+
+import torch
 
 from etarm.operators.pointwise import FloatUnaryVisitor
+from etarm.operators.quantized_lookup import LookupLowering
 from etarm.operators.registry import register
 
 
 @register
-class LogVisitor(FloatUnaryVisitor):
+class LogVisitor(LookupLowering, FloatUnaryVisitor):
     targets = ("aten.log.default",)
+    function = torch.log
 
     def compute(self, c, x):
         return c.log(x)

@@ -1,14 +1,18 @@
-"""aten.log10: LOG(x) / ln(10)."""
+"""aten.log10: LOG(x) / ln(10); quantized (INT), a lookup table (quantized_lookup.py)."""
 
 import math
 
+import torch
+
 from etarm.operators.pointwise import FloatUnaryVisitor
+from etarm.operators.quantized_lookup import LookupLowering
 from etarm.operators.registry import register
 
 
 @register
-class Log10Visitor(FloatUnaryVisitor):
+class Log10Visitor(LookupLowering, FloatUnaryVisitor):
     targets = ("aten.log10.default",)
+    function = torch.log10
 
     def compute(self, c, x):
         return c.mul(c.log(x), 1.0 / math.log(10.0))

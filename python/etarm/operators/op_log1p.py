@@ -1,13 +1,20 @@
-"""aten.log1p: Goldberg's log(1 + x), accurate near 0 (see float_math.log1p)."""
+"""aten.log1p: Goldberg's log(1 + x), accurate near 0 (see float_math.log1p).
+
+Quantized (INT): a lookup table of the function (quantized_lookup.py).
+"""
+
+import torch
 
 from etarm.operators import float_math
 from etarm.operators.pointwise import FloatUnaryVisitor
+from etarm.operators.quantized_lookup import LookupLowering
 from etarm.operators.registry import register
 
 
 @register
-class Log1pVisitor(FloatUnaryVisitor):
+class Log1pVisitor(LookupLowering, FloatUnaryVisitor):
     targets = ("aten.log1p.default",)
+    function = torch.log1p
 
     def compute(self, c, x):
         return float_math.log1p(c, x)

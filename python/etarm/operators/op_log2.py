@@ -1,14 +1,18 @@
-"""aten.log2: LOG(x) / ln(2)."""
+"""aten.log2: LOG(x) / ln(2); quantized (INT), a lookup table (quantized_lookup.py)."""
 
 import math
 
+import torch
+
 from etarm.operators.pointwise import FloatUnaryVisitor
+from etarm.operators.quantized_lookup import LookupLowering
 from etarm.operators.registry import register
 
 
 @register
-class Log2Visitor(FloatUnaryVisitor):
+class Log2Visitor(LookupLowering, FloatUnaryVisitor):
     targets = ("aten.log2.default",)
+    function = torch.log2
 
     def compute(self, c, x):
         return c.mul(c.log(x), 1.0 / math.log(2.0))

@@ -2,23 +2,30 @@
 
 ExecuTorch would otherwise decompose it into expand/clone/view/bmm (or mul+sum for 1-D
 operands); whole, a shared right operand folds the left batch into rows with no copies.
+Quantized (INT): MATMUL with the zero points into int32 (int48), one RESCALE.
 """
 
 import torch
 
 from etarm.operators import tensor_math as tm
-from etarm.operators.matmul import batched_matmul, operands_reason
+from etarm.operators.matmul import batched_matmul, operands_reason, quantized_matmul, quantized_operands_reason
+from etarm.operators.quantized import is_int_spec, is_quantized
 from etarm.operators.registry import NodeVisitor, register
 
 
 @register
 class MatmulVisitor(NodeVisitor):
     targets = ("aten.matmul.default",)
-    profiles = frozenset({"FP"})
+    profiles = frozenset({"FP", "INT"})
+    handles_qparams = True
     preserved_ops = (torch.ops.aten.matmul.default,)
 
     def check(self, node, spec):
-        return operands_reason(node, [("self", node.args[0]), ("other", node.args[1])], ranks=(1, 2, 3, 4, 5, 6))
+        operands = [("self", node.args[0]), ("other", node.args[1])]
+        reason = operands_reason(node, operands, ranks=(1, 2, 3, 4, 5, 6))
+        if reason is None and is_int_spec(spec):
+            return quantized_operands_reason(node, operands)
+        return reason
 
     def define(self, node, graph):
         a, b = graph.value(node.args[0]), graph.value(node.args[1])
@@ -26,4 +33,7 @@ class MatmulVisitor(NodeVisitor):
             a = graph.reshape(a, (1,) + a.shape)
         if b.rank == 1:  # a column vector
             b = graph.reshape(b, b.shape + (1,))
+        if is_quantized(node):
+            quantized_matmul(graph, node, a, b)
+            return
         tm.bind_result(graph, node, batched_matmul(graph, a, b))

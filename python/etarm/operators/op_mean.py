@@ -1,6 +1,11 @@
-"""aten.mean: REDUCE_SUM times the constant 1/N (TOSA 1.0 has no division)."""
+"""aten.mean: REDUCE_SUM times the constant 1/N (TOSA 1.0 has no division).
 
-from etarm.operators.reduction import lower_reduction, reduction_reason
+Quantized: REDUCE_SUM of the int32 ``q - zero_point``, then one RESCALE by
+``input scale / (N * output scale)`` (reduction.lower_quantized_sum).
+"""
+
+from etarm.operators.quantized import is_int_spec, is_quantized
+from etarm.operators.reduction import lower_quantized_sum, lower_reduction, quantized_sum_reason, reduction_reason
 from etarm.operators.registry import NodeVisitor, register
 from etarm.operators.tensor_math import argument
 
@@ -8,10 +13,18 @@ from etarm.operators.tensor_math import argument
 @register
 class MeanVisitor(NodeVisitor):
     targets = ("aten.mean.dim", "aten.mean.default")
-    profiles = frozenset({"FP"})
+    profiles = frozenset({"FP", "INT"})
+    handles_qparams = True
 
     def check(self, node, spec):
-        return reduction_reason(node, argument(node, 1, "dim"))
+        dims = argument(node, 1, "dim")
+        reason = reduction_reason(node, dims)
+        if reason is None and is_int_spec(spec):
+            reason = quantized_sum_reason(node, spec, dims)
+        return reason
 
     def define(self, node, graph):
+        if is_quantized(node):
+            lower_quantized_sum(graph, node, argument(node, 1, "dim"), average=True)
+            return
         lower_reduction(graph, node, None, argument(node, 1, "dim"))

@@ -1,15 +1,23 @@
 """aten.minimum: TOSA MINIMUM (NaN propagates, as in torch); int32 without the INT profile is
-composed exactly (int_math)."""
+composed exactly (int_math). Quantized (INT): MINIMUM of the widened integers (quantized_extrema.py).
+"""
+
+import tosa_serializer as ts
 
 from etarm.operators.dtype_rules import FLOAT_OR_INT
 from etarm.operators.pointwise import BinaryVisitor
+from etarm.operators.quantized_extrema import quantized_extremum
+from etarm.operators.quantized_lookup import QuantizedBranch
 from etarm.operators.registry import register
 
 
 @register
-class MinimumVisitor(BinaryVisitor):
+class MinimumVisitor(QuantizedBranch, BinaryVisitor):
     targets = ("aten.minimum.default",)
     rule = FLOAT_OR_INT
+
+    def define_quantized(self, node, graph):
+        quantized_extremum(graph, node, ts.Op.MINIMUM)
 
     def compute(self, c, a, b):
         return c.minimum(a, b)

@@ -1,17 +1,28 @@
-"""aten.mm: one rank-3 MATMUL ([1, M, K] x [1, K, N])."""
+"""aten.mm: one rank-3 MATMUL ([1, M, K] x [1, K, N]); quantized (INT), MATMUL with the zero
+points into int32 (int48) and one RESCALE (matmul.quantized_matmul)."""
 
 from etarm.operators import tensor_math as tm
-from etarm.operators.matmul import batched_matmul, operands_reason
+from etarm.operators.matmul import batched_matmul, operands_reason, quantized_matmul, quantized_operands_reason
+from etarm.operators.quantized import is_int_spec, is_quantized
 from etarm.operators.registry import NodeVisitor, register
 
 
 @register
 class MmVisitor(NodeVisitor):
     targets = ("aten.mm.default",)
-    profiles = frozenset({"FP"})
+    profiles = frozenset({"FP", "INT"})
+    handles_qparams = True
 
     def check(self, node, spec):
-        return operands_reason(node, [("self", node.args[0]), ("mat2", node.args[1])], ranks=(2,))
+        operands = [("self", node.args[0]), ("mat2", node.args[1])]
+        reason = operands_reason(node, operands, ranks=(2,))
+        if reason is None and is_int_spec(spec):
+            return quantized_operands_reason(node, operands)
+        return reason
 
     def define(self, node, graph):
-        tm.bind_result(graph, node, batched_matmul(graph, graph.value(node.args[0]), graph.value(node.args[1])))
+        a, b = graph.value(node.args[0]), graph.value(node.args[1])
+        if is_quantized(node):
+            quantized_matmul(graph, node, a, b)
+            return
+        tm.bind_result(graph, node, batched_matmul(graph, a, b))

@@ -3,14 +3,19 @@
 scale = weight * rsqrt(running_var + eps) and shift = bias - running_mean * scale, the same
 per-channel terms torch's CPU kernel uses. When all four operands are constants (the usual
 case) they are folded at compile time, leaving one MUL and one ADD.
+Quantized (INT): the same folded terms on int32, a per-channel MUL (30-bit multipliers,
+rounding shift) and ADD, then one RESCALE into the output (normalization.write_affine).
 """
 
 import numpy as np
 import tosa_serializer as ts
 
 from etarm.operators import tensor_math as tm
-from etarm.operators.normalization import optional_operand_reason
+from etarm.operators import fixed_point as fx
+from etarm.operators.normalization import optional_operand_reason, quantized_parameter, spread_bound, write_affine
+from etarm.operators.quantized import input_qparams, is_quantized, output_qparams
 from etarm.operators.registry import NodeVisitor, register
+from etarm.tosa.mapping import tosa_dtype
 
 
 def _folded_terms(graph, weight, bias, mean, var, eps, channels):
@@ -43,7 +48,8 @@ def _runtime_terms(graph, weight, bias, mean, var, eps, shape, dtype):
 @register
 class BatchNormNoTrainingVisitor(NodeVisitor):
     targets = ("aten._native_batch_norm_legit_no_training.default",)
-    profiles = frozenset({"FP"})
+    profiles = frozenset({"FP", "INT"})
+    handles_qparams = True
 
     def check(self, node, spec):
         value = node.args[0].meta["val"]
@@ -55,6 +61,9 @@ class BatchNormNoTrainingVisitor(NodeVisitor):
         return tm.float_tensor_reason(value) or optional_operand_reason(node, operands)
 
     def define(self, node, graph):
+        if is_quantized(node):
+            self.define_quantized(node, graph)
+            return
         source, weight, bias, mean, var, _momentum, eps = node.args
         x = tm.widen(graph, graph.value(source))  # float16 computes in float32, as in torch
         channels = x.shape[1]
@@ -65,3 +74,23 @@ class BatchNormNoTrainingVisitor(NodeVisitor):
         else:
             scale, shift = _runtime_terms(graph, weight, bias, mean, var, eps, shape, x.dtype)
         tm.bind_result(graph, node, tm.add(graph, tm.mul(graph, x, scale), shift), index=0)
+
+    @staticmethod
+    def define_quantized(node, graph):
+        """y = x * scale + shift per channel, with x = (q - zero point) * input scale."""
+        source = input_qparams(node, 0)
+        eps = node.args[6]
+        x = graph.value(node.args[0])
+        channels = x.shape[1]
+        shape = (1, channels) + (1,) * (x.rank - 2)
+        weight, bias, mean, var = (quantized_parameter(graph, node, i) for i in (1, 2, 3, 4))
+        scale = (1.0 if weight is None else weight.reshape(channels)) / np.sqrt(var.reshape(channels) + eps)
+        shift = (0.0 if bias is None else bias.reshape(channels)) - mean.reshape(channels) * scale
+        scale = np.broadcast_to(scale, (channels,)).reshape(shape)
+        shift = np.broadcast_to(shift, (channels,)).reshape(shape)
+        centred = fx.widen(graph, x, int(source.zero_point))
+        fake = node.meta["val"][0]
+        out = graph.temp(tuple(fake.shape), tosa_dtype(fake.dtype), stem=node.name)
+        bound = spread_bound(source, centred=False) * float(source.scale)
+        result = write_affine(graph, centred, float(source.scale), bound, scale, shift, output_qparams(node, 0), out)
+        graph.bind_item(node, 0, result)

@@ -1,18 +1,39 @@
-"""aten.neg: TOSA NEGATE for floats; 0 - x for int32 (legal in both profiles, NEGATE i32 is not)."""
+"""aten.neg: TOSA NEGATE for floats; 0 - x for int32 (legal in both profiles, NEGATE i32 is not).
+
+Quantized (INT): int8 is one TABLE (exact); int16, which TOSA's TABLE would only
+interpolate, is NEGATE on the integers and a RESCALE to the output's scale if it differs.
+"""
+
+import torch
+import tosa_serializer as ts
 
 from etarm.operators.compose import Composer
 from etarm.operators.dtype_rules import ANY_PROFILE, FLOAT, FP, INT, tensor_args_reason
+from etarm.operators.quantized import input_qparams, output_qparams, requantize
+from etarm.operators.quantized_lookup import QuantizedBranch, function_lookup
 from etarm.operators.registry import NodeVisitor, register
 
 
 @register
-class NegVisitor(NodeVisitor):
+class NegVisitor(QuantizedBranch, NodeVisitor):
     targets = ("aten.neg.default",)
-    profiles = frozenset({"FP"})
 
-    def check(self, node, spec):
+    def unquantized_reason(self, node, spec):
         return tensor_args_reason(node, spec, {FLOAT: FP, INT: ANY_PROFILE})
 
-    def define(self, node, graph):
+    def define_quantized(self, node, graph):
+        source, target = input_qparams(node, 0), output_qparams(node)
+        if source.dtype == torch.int8:
+            function_lookup(graph, node, torch.neg)
+            return
+        x = graph.value(node.args[0])
+        zero = graph.const([0], x.dtype, shape=(1,), stem="zp")
+        negated = graph.emit(ts.Op.NEGATE, [x, zero, zero], x.shape, x.dtype)
+        if source.same_values(target):
+            graph.bind(node, negated)
+        else:  # zero points are 0 on int16, so -q keeps the source's parameters
+            requantize(graph, negated, source, target, out=graph.out(node))
+
+    def define_unquantized(self, node, graph):
         c = Composer(graph, node)
         c.finish(c.neg(node.args[0]))

@@ -5,6 +5,9 @@ POW on a positive base; tensor exponents use the general composition in float_ma
 which keeps TOSA POW inside its domain (it is UNPREDICTABLE for a base <= 0).
 int32 (wrapping like torch): products for a constant exponent in [0, 16] (int32 MUL is in
 both TOSA 1.0 profiles).
+Quantized (INT): with a number base or exponent, pow is a function of one tensor, looked
+up (quantized_lookup.py); two int8 tensors index a 256 x 256 table of every result (exact).
+Two int16 tensors would need a 2^32-entry table and stay on CPU.
 """
 
 import numbers
@@ -14,17 +17,24 @@ import torch
 from etarm.operators import float_math
 from etarm.operators.dtype_rules import ANY_PROFILE, FLOAT, FP, INT
 from etarm.operators.pointwise import BinaryVisitor
+from etarm.operators.quantized_lookup import QuantizedBranch, binary_function_lookup, int8_operands_reason
 from etarm.operators.registry import op_name, register
 
 _MAX_INTEGER_EXPONENT = 16
 
 
 @register
-class PowVisitor(BinaryVisitor):
+class PowVisitor(QuantizedBranch, BinaryVisitor):
     targets = ("aten.pow.Tensor_Tensor", "aten.pow.Tensor_Scalar", "aten.pow.Scalar")
     rule = {FLOAT: FP, INT: ANY_PROFILE}
 
-    def check(self, node, spec):
+    def quantized_reason(self, node, spec):
+        reason = super().quantized_reason(node, spec)
+        if reason is None and all(isinstance(a, torch.fx.Node) for a in node.args[:2]):
+            return int8_operands_reason(node, "a tensor to the power of a tensor")
+        return reason
+
+    def unquantized_reason(self, node, spec):
         if not node.meta["val"].dtype.is_floating_point:
             base, exponent = node.args[:2]
             constant_exponent = isinstance(exponent, int) and 0 <= exponent <= _MAX_INTEGER_EXPONENT
@@ -33,7 +43,10 @@ class PowVisitor(BinaryVisitor):
                     f"{op_name(node.target)}: integer powers need a constant exponent in "
                     f"[0, {_MAX_INTEGER_EXPONENT}], not {exponent!r}"
                 )
-        return super().check(node, spec)
+        return super().unquantized_reason(node, spec)
+
+    def define_quantized(self, node, graph):
+        binary_function_lookup(graph, node, torch.pow)
 
     def compute(self, c, base, exponent):
         if not c.out_meta.dtype.is_floating_point:

@@ -1,4 +1,8 @@
-"""aten.prod: REDUCE_PRODUCT over the reduced axis (all axes for prod.default)."""
+"""aten.prod: REDUCE_PRODUCT over the reduced axis (all axes for prod.default).
+
+FP only: TOSA's REDUCE_PRODUCT takes floats, and an integer product of N quantized values
+needs about 9N bits, more than int32 holds beyond three factors, so INT keeps it on CPU.
+"""
 
 import tosa_serializer as ts
 

@@ -1,12 +1,16 @@
-"""aten.reciprocal: TOSA RECIPROCAL."""
+"""aten.reciprocal: TOSA RECIPROCAL; quantized (INT), a lookup table (quantized_lookup.py)."""
+
+import torch
 
 from etarm.operators.pointwise import FloatUnaryVisitor
+from etarm.operators.quantized_lookup import LookupLowering
 from etarm.operators.registry import register
 
 
 @register
-class ReciprocalVisitor(FloatUnaryVisitor):
+class ReciprocalVisitor(LookupLowering, FloatUnaryVisitor):
     targets = ("aten.reciprocal.default",)
+    function = torch.reciprocal
 
     def compute(self, c, x):
         return c.reciprocal(x)

@@ -1,11 +1,15 @@
 """aten.round: half-to-even via CAST float->int32 (which rounds that way) below 2^23.
 
 round.decimals scales by 10^d first, exactly as torch does (x * 10^d, rounded, / 10^d;
-negative d divides first).
+negative d divides first). Quantized (INT): a lookup table of the function
+(quantized_lookup.py; int16 takes the exact 65536-entry form, steps defeat interpolation).
 """
+
+import torch
 
 from etarm.operators import float_math
 from etarm.operators.pointwise import FloatUnaryVisitor
+from etarm.operators.quantized_lookup import LookupLowering
 from etarm.operators.registry import register
 
 
@@ -14,8 +18,14 @@ def _decimals(node) -> int:
 
 
 @register
-class RoundVisitor(FloatUnaryVisitor):
+class RoundVisitor(LookupLowering, FloatUnaryVisitor):
     targets = ("aten.round.default", "aten.round.decimals")
+
+    def quantized_function(self, node):
+        decimals = _decimals(node)
+        if decimals == 0:
+            return torch.round
+        return lambda x: torch.round(x, decimals=decimals)
 
     def compute(self, c, x):
         decimals = _decimals(c.node)

@@ -5,6 +5,8 @@ bool or causal mask, ADD for a float mask) and the softmax, instead of ExecuTorc
 decomposition (which also needs expand/view/where/full_like/any/... lowerings).
 Grouped-query attention (enable_gqa) folds each query group into the rows of one MATMUL
 against its shared key/value head.
+Quantized (INT): lowered whole on integers, int32 scores, the integer softmax and
+15/29-bit probabilities into the second MATMUL (integer_attention.py).
 """
 
 import math
@@ -14,7 +16,9 @@ import torch
 import tosa_serializer as ts
 
 from etarm.operators import tensor_math as tm
+from etarm.operators.integer_attention import lower_quantized_attention, quantized_attention_reason
 from etarm.operators.matmul import batched_matmul, operands_reason
+from etarm.operators.quantized import is_int_spec, is_quantized
 from etarm.operators.reduction import softmax
 from etarm.operators.registry import NodeVisitor, register
 
@@ -34,7 +38,8 @@ def _options(node):
 @register
 class ScaledDotProductAttentionVisitor(NodeVisitor):
     targets = ("aten.scaled_dot_product_attention.default",)
-    profiles = frozenset({"FP"})
+    profiles = frozenset({"FP", "INT"})
+    handles_qparams = True
     preserved_ops = (torch.ops.aten.scaled_dot_product_attention.default,)
 
     def check(self, node, spec):
@@ -57,9 +62,14 @@ class ScaledDotProductAttentionVisitor(NodeVisitor):
                 return "enable_gqa needs query and key/value that differ only in the head dim (-3)"
             if q_heads[-1] % kv_heads[-1]:
                 return f"enable_gqa with {q_heads[-1]} query heads not a multiple of {kv_heads[-1]} key/value heads"
+        if is_int_spec(spec):
+            return quantized_attention_reason(node)
         return None
 
     def define(self, node, graph):
+        if is_quantized(node):
+            lower_quantized_attention(graph, node)
+            return
         mask, _dropout_p, is_causal, scale, enable_gqa = _options(node)
         q, k, v = (graph.value(arg) for arg in node.args[:3])
         length, depth = q.shape[-2:]

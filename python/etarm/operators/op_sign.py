@@ -1,13 +1,20 @@
-"""aten.sign: -1 / 0 / 1 by two comparisons and SELECTs (zeros and NaN pass through)."""
+"""aten.sign: -1 / 0 / 1 by two comparisons and SELECTs (zeros and NaN pass through).
+
+Quantized (INT): a lookup table of the function (quantized_lookup.py).
+"""
+
+import torch
 
 from etarm.operators import float_math
 from etarm.operators.pointwise import FloatUnaryVisitor
+from etarm.operators.quantized_lookup import LookupLowering
 from etarm.operators.registry import register
 
 
 @register
-class SignVisitor(FloatUnaryVisitor):
+class SignVisitor(LookupLowering, FloatUnaryVisitor):
     targets = ("aten.sign.default",)
+    function = torch.sign
 
     def compute(self, c, x):
         return float_math.sign(c, x)

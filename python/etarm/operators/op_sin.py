@@ -1,12 +1,16 @@
-"""aten.sin: TOSA SIN."""
+"""aten.sin: TOSA SIN; quantized (INT), a lookup table (quantized_lookup.py)."""
+
+import torch
 
 from etarm.operators.pointwise import FloatUnaryVisitor
+from etarm.operators.quantized_lookup import LookupLowering
 from etarm.operators.registry import register
 
 
 @register
-class SinVisitor(FloatUnaryVisitor):
+class SinVisitor(LookupLowering, FloatUnaryVisitor):
     targets = ("aten.sin.default",)
+    function = torch.sin
 
     def compute(self, c, x):
         return c.sin(x)

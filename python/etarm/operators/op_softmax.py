@@ -1,5 +1,11 @@
-"""aten._softmax: exp(x - max) times the RECIPROCAL of its sum (TOSA 1.0 has no division)."""
+"""aten._softmax: exp(x - max) times the RECIPROCAL of its sum (TOSA 1.0 has no division).
 
+Quantized (INT): lowered whole in int32 (integer_softmax.py: byte-wise exp TABLEs, a
+fixed-point reciprocal, one RESCALE into the output), within ~1 LSB of the float softmax.
+"""
+
+from etarm.operators.integer_softmax import lower_quantized_softmax, quantized_softmax_reason
+from etarm.operators.quantized import is_int_spec, is_quantized
 from etarm.operators.reduction import lower_softmax, softmax_reason
 from etarm.operators.registry import NodeVisitor, register
 
@@ -7,10 +13,17 @@ from etarm.operators.registry import NodeVisitor, register
 @register
 class SoftmaxVisitor(NodeVisitor):
     targets = ("aten._softmax.default",)
-    profiles = frozenset({"FP"})
+    profiles = frozenset({"FP", "INT"})
+    handles_qparams = True
 
     def check(self, node, spec):
-        return softmax_reason(node)
+        reason = softmax_reason(node)
+        if reason is None and is_int_spec(spec):
+            reason = quantized_softmax_reason(node)
+        return reason
 
     def define(self, node, graph):
+        if is_quantized(node):
+            lower_quantized_softmax(graph, node, log=False)
+            return
         lower_softmax(graph, node, log=False)

@@ -1,10 +1,14 @@
 """aten.std: the variance lowering, then sqrt as RECIPROCAL(RSQRT(v)) (TOSA has no SQRT).
 
 Kept whole (instead of var + sqrt) so it does not depend on a sqrt lowering.
+Quantized (INT): the integer variance, then a fixed-point square root (CLZ, int8 TABLE
+guess, Newton) before the RESCALE into the output (normalization.lower_quantized_variance).
 """
 
 import torch
 
+from etarm.operators.normalization import lower_quantized_variance_node, quantized_variance_reason
+from etarm.operators.quantized import is_int_spec, is_quantized
 from etarm.operators.reduction import lower_variance, variance_reason
 from etarm.operators.registry import NodeVisitor, register
 
@@ -12,11 +16,18 @@ from etarm.operators.registry import NodeVisitor, register
 @register
 class StdVisitor(NodeVisitor):
     targets = ("aten.std.correction",)
-    profiles = frozenset({"FP"})
+    profiles = frozenset({"FP", "INT"})
+    handles_qparams = True
     preserved_ops = (torch.ops.aten.std.correction,)
 
     def check(self, node, spec):
-        return variance_reason(node)
+        reason = variance_reason(node)
+        if reason is None and is_int_spec(spec):
+            reason = quantized_variance_reason(node)
+        return reason
 
     def define(self, node, graph):
+        if is_quantized(node):
+            lower_quantized_variance_node(graph, node, root=True)
+            return
         lower_variance(graph, node, root=True)

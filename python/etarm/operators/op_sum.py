@@ -1,8 +1,13 @@
-"""aten.sum: REDUCE_SUM over each reduced axis (keepdim=False reshapes the kept axes away)."""
+"""aten.sum: REDUCE_SUM over each reduced axis (keepdim=False reshapes the kept axes away).
+
+Quantized: REDUCE_SUM of the int32 ``q - zero_point``, then one RESCALE by
+``input scale / output scale`` (reduction.lower_quantized_sum).
+"""
 
 import tosa_serializer as ts
 
-from etarm.operators.reduction import lower_reduction, reduction_reason
+from etarm.operators.quantized import is_int_spec, is_quantized
+from etarm.operators.reduction import lower_quantized_sum, lower_reduction, quantized_sum_reason, reduction_reason
 from etarm.operators.registry import NodeVisitor, register
 from etarm.operators.tensor_math import argument
 
@@ -10,10 +15,18 @@ from etarm.operators.tensor_math import argument
 @register
 class SumVisitor(NodeVisitor):
     targets = ("aten.sum.dim_IntList", "aten.sum.default")
-    profiles = frozenset({"FP"})
+    profiles = frozenset({"FP", "INT"})
+    handles_qparams = True
 
     def check(self, node, spec):
-        return reduction_reason(node, argument(node, 1, "dim"))
+        dims = argument(node, 1, "dim")
+        reason = reduction_reason(node, dims)
+        if reason is None and is_int_spec(spec):
+            reason = quantized_sum_reason(node, spec, dims)
+        return reason
 
     def define(self, node, graph):
+        if is_quantized(node):
+            lower_quantized_sum(graph, node, argument(node, 1, "dim"), average=False)
+            return
         lower_reduction(graph, node, ts.Op.REDUCE_SUM, argument(node, 1, "dim"))

@@ -1,13 +1,17 @@
-"""aten.tan: SIN(x) * RECIPROCAL(COS(x))."""
+"""aten.tan: SIN(x) * RECIPROCAL(COS(x)); quantized (INT), a lookup table (quantized_lookup.py)."""
+
+import torch
 
 from etarm.operators import float_math
 from etarm.operators.pointwise import FloatUnaryVisitor
+from etarm.operators.quantized_lookup import LookupLowering
 from etarm.operators.registry import register
 
 
 @register
-class TanVisitor(FloatUnaryVisitor):
+class TanVisitor(LookupLowering, FloatUnaryVisitor):
     targets = ("aten.tan.default",)
+    function = torch.tan
 
     def compute(self, c, x):
         return float_math.tan(c, x)

@@ -1,12 +1,16 @@
-"""aten.trunc: FLOOR or CEIL by sign."""
+"""aten.trunc: FLOOR or CEIL by sign; quantized (INT), a lookup table (quantized_lookup.py)."""
+
+import torch
 
 from etarm.operators.pointwise import FloatUnaryVisitor
+from etarm.operators.quantized_lookup import LookupLowering
 from etarm.operators.registry import register
 
 
 @register
-class TruncVisitor(FloatUnaryVisitor):
+class TruncVisitor(LookupLowering, FloatUnaryVisitor):
     targets = ("aten.trunc.default",)
+    function = torch.trunc
 
     def compute(self, c, x):
         return c.trunc(x)

@@ -1,4 +1,7 @@
-"""aten.upsample_bilinear2d (interpolate mode="bilinear", antialias=False): TOSA RESIZE BILINEAR."""
+"""aten.upsample_bilinear2d (interpolate mode="bilinear", antialias=False): TOSA RESIZE BILINEAR.
+
+Quantized: integer RESIZE BILINEAR and one RESCALE (resize.lower_quantized_bilinear).
+"""
 
 from etarm.operators import resize
 from etarm.operators.registry import register
@@ -6,7 +9,7 @@ from etarm.operators.spatial import call_arguments
 
 
 @register
-class UpsampleBilinear2dVisitor(resize.ResizeVisitor):
+class UpsampleBilinear2dVisitor(resize.BilinearResizeVisitor):
     targets = ("aten.upsample_bilinear2d.vec",)
 
     def plan(self, node):

@@ -1,5 +1,11 @@
-"""aten.var: two-pass variance (mean, squared deviations, REDUCE_SUM, times 1/(N - correction))."""
+"""aten.var: two-pass variance (mean, squared deviations, REDUCE_SUM, times 1/(N - correction)).
 
+Quantized (INT): exact integer deviations N x - sum(x), their squares summed on int32 and
+one RESCALE into the output (normalization.lower_quantized_variance).
+"""
+
+from etarm.operators.normalization import lower_quantized_variance_node, quantized_variance_reason
+from etarm.operators.quantized import is_int_spec, is_quantized
 from etarm.operators.reduction import lower_variance, variance_reason
 from etarm.operators.registry import NodeVisitor, register
 
@@ -7,10 +13,17 @@ from etarm.operators.registry import NodeVisitor, register
 @register
 class VarVisitor(NodeVisitor):
     targets = ("aten.var.correction",)
-    profiles = frozenset({"FP"})
+    profiles = frozenset({"FP", "INT"})
+    handles_qparams = True
 
     def check(self, node, spec):
-        return variance_reason(node)
+        reason = variance_reason(node)
+        if reason is None and is_int_spec(spec):
+            reason = quantized_variance_reason(node)
+        return reason
 
     def define(self, node, graph):
+        if is_quantized(node):
+            lower_quantized_variance_node(graph, node, root=False)
+            return
         lower_variance(graph, node, root=False)

@@ -4,19 +4,22 @@
 - ``BinaryVisitor``: result of two operands (tensor or scalar) converted to the result type, whose
   allowed types are the class's ``rule``; ``FloatBinaryVisitor`` is the float-only one.
 - ``ComparisonVisitor``: bool result of comparing two operands in their promoted type.
-- ``ModuloVisitor``: remainder ``a - round(a / b) * b`` (fmod, remainder), ``round`` set by the subclass.
+- ``ModuloVisitor``: remainder ``a - round(a / b) * b`` (fmod, remainder), ``round`` set by the subclass;
+  quantized (INT), a lookup of torch's op (quantized_lookup.py).
 Subclasses implement ``compute(c, ...)`` with a ``Composer`` and may extend ``check``.
 """
 
 from __future__ import annotations
 
 import numbers
+from typing import Callable
 
 import torch
 
 from etarm.operators import float_math
 from etarm.operators.compose import Composer, conversion_reason
 from etarm.operators.dtype_rules import ANY_PROFILE, FLOAT, FLOAT_ONLY, FP, INT, dtype_reason
+from etarm.operators.quantized_lookup import QuantizedBranch, binary_function_lookup, int8_operands_reason
 from etarm.operators.registry import NodeVisitor, op_name
 from etarm.tosa.mapping import tosa_dtype
 
@@ -131,11 +134,25 @@ class ComparisonVisitor(NodeVisitor):
         raise NotImplementedError
 
 
-class ModuloVisitor(BinaryVisitor):
-    """Float: ``a - round_quotient(a / b) * b``; int32: ``integer_remainder(a, b)``."""
+class ModuloVisitor(QuantizedBranch, BinaryVisitor):
+    """Float: ``a - round_quotient(a / b) * b``; int32: ``integer_remainder(a, b)``.
+
+    Quantized (INT): ``function`` (torch's op) looked up: of one tensor when the other
+    operand is a number, else of two int8 tensors (a table of every pair, exact).
+    """
 
     # int32 INTDIV, MUL and SUB are in both TOSA 1.0 profiles.
     rule = {FLOAT: FP, INT: ANY_PROFILE}
+    function: Callable
+
+    def quantized_reason(self, node, spec):
+        reason = super().quantized_reason(node, spec)
+        if reason is None and all(isinstance(a, torch.fx.Node) for a in node.args[:2]):
+            return int8_operands_reason(node, "a remainder of two tensors")
+        return reason
+
+    def define_quantized(self, node, graph):
+        binary_function_lookup(graph, node, self.function)
 
     def check(self, node, spec):
         return integer_division_by_zero_reason(node) or super().check(node, spec)

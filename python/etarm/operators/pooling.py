@@ -4,6 +4,13 @@ Padding comes in two kinds. TOSA's own pool padding is never counted: MAX_POOL2D
 it and AVG_POOL2D divides by the number of real elements. torch's average pool counts
 its padding (count_include_pad=True, or always with divisor_override) but never the
 extra windows ceil_mode adds past it; counted padding is an explicit zero PAD first.
+
+Quantized (INT profile): max pooling moves integers unchanged (input and output share
+their parameters). Average pooling sums each window in int32 with a DEPTHWISE_CONV2D of
+unit weights (its padding adds real zeros, whichever kind it is) and divides in one
+RESCALE by ``input scale / (divisor * output scale)``, per output position where torch's
+divisors differ. AVG_POOL2D would round twice (its result keeps the input's scale), which
+costs more than one output step when averaging narrows the output range.
 """
 
 from __future__ import annotations
@@ -12,10 +19,12 @@ import dataclasses
 import math
 from typing import ClassVar, Sequence
 
+import numpy as np
 import torch
 import tosa_serializer as ts
 
-from etarm.operators import spatial
+from etarm.operators import integer_sums, spatial
+from etarm.operators.quantized import input_qparams, is_int_spec, is_quantized, output_qparams, rescale
 from etarm.operators.registry import NodeVisitor
 from etarm.tosa.graph import TosaGraph, TosaTensor
 
@@ -150,10 +159,81 @@ def avg_pool(graph: TosaGraph, node: torch.fx.Node, window: PoolWindow, out: Tos
     spatial.write_channels_first(graph, result, out)
 
 
-class PoolVisitor(NodeVisitor):
-    """A pool over ``spatial_rank`` axes: the input checks, then ``pool_reason``."""
+def torch_divisors(size: int, kernel: int, stride: int, padding: int, out_size: int, count_include_pad: bool) -> list[int]:
+    """What torch's average pool divides each window of one axis by: the window clipped to the
+    padded input (count_include_pad) or to the input itself."""
+    divisors = []
+    for index in range(out_size):
+        start = index * stride - padding
+        end = min(start + kernel, size + padding)
+        if not count_include_pad:
+            start, end = max(start, 0), min(end, size)
+        divisors.append(end - start)
+    return divisors
 
-    profiles = frozenset({"FP"})
+
+def average_divisors(window: PoolWindow, count_include_pad: bool = True, divisor_override=None) -> np.ndarray:
+    """torch's divisor of every output position ([out_h, out_w]); the axes' counts multiply.
+
+    Each is at least 1: torch drops a ceil_mode window that would start past the input."""
+    if divisor_override:
+        return np.full(window.out_size, int(divisor_override), dtype=np.int64)
+    per_axis = [
+        torch_divisors(i, k, s, p, o, count_include_pad)
+        for i, k, s, p, o in zip(window.in_size, window.kernel, window.stride, window.padding, window.out_size)
+    ]
+    return np.outer(*per_axis)
+
+
+def quantized_avg_pool_reason(node: torch.fx.Node, spec, window: PoolWindow) -> str | None:
+    return (
+        window.limits_reason()
+        or integer_sums.int16_zero_point_reason(node)
+        or integer_sums.sum_reason(node, spec, math.prod(window.kernel), "a pooling window")
+    )
+
+
+def quantized_avg_pool(graph: TosaGraph, node: torch.fx.Node, window: PoolWindow, divisors: np.ndarray) -> None:
+    """Window sums of ``q - zero_point`` (DEPTHWISE_CONV2D, unit weights), then one RESCALE."""
+    source, target = input_qparams(node, 0), output_qparams(node)
+    nhwc = spatial.to_channels_last(graph, graph.value(node.args[0]), window.spatial_rank)
+    fits = [
+        spatial.fit_window(i, k, s, p, p, o)
+        for i, k, s, p, o in zip(window.in_size, window.kernel, window.stride, window.padding, window.out_size)
+    ]
+    nhwc = spatial.crop_trailing(graph, nhwc, [f.crop_after for f in fits])
+    batch, channels = nhwc.shape[0], nhwc.shape[-1]
+    accumulator = integer_sums.accumulator_dtype(nhwc.dtype)
+    operands = [
+        nhwc,
+        graph.const(np.ones((*window.kernel, channels, 1)), ts.DType.INT8, stem="unit_weights"),
+        graph.const([0], accumulator, stem="bias"),
+        graph.const([int(source.zero_point)], nhwc.dtype, stem="input_zp"),
+        graph.const([0], ts.DType.INT8, stem="weight_zp"),
+    ]
+    pads = [v for f in fits for v in (f.pad_before, f.pad_after)]
+    attrs = (pads, list(window.stride), [1, 1], False, accumulator)
+    sums = graph.emit(ts.Op.DEPTHWISE_CONV2D, operands, (batch, *window.out_size, channels), accumulator, *attrs)
+    sums = integer_sums.int32_accumulator(graph, sums)
+    unit = float(source.scale) / float(target.scale)
+    out = graph.out(node)
+    zero_point = int(target.zero_point)
+    if (divisors == divisors.flat[0]).all():
+        result = rescale(graph, sums, unit / int(divisors.flat[0]), out.dtype, output_zp=zero_point)
+        spatial.write_channels_first(graph, result, out)
+        return
+    # Divisors vary by position: make positions the last axis, where RESCALE takes one scale each.
+    nchw = spatial.permute(graph, sums, spatial.channels_first_perm(sums.rank))
+    positions = graph.reshape(nchw, (batch * channels, divisors.size))
+    result = rescale(graph, positions, [unit / int(d) for d in divisors.flat], out.dtype, output_zp=zero_point)
+    graph.op(ts.Op.RESHAPE, [result, graph.shape_const(out.shape)], [out])
+
+
+class PoolVisitor(NodeVisitor):
+    """A pool over ``spatial_rank`` axes: the input checks, then ``pool_reason`` (FP) or
+    ``quantized_pool_reason`` (INT)."""
+
+    profiles = frozenset({"FP", "INT"})
     spatial_rank: ClassVar[int]
 
     def result_value(self, node: torch.fx.Node) -> torch.Tensor:
@@ -169,8 +249,14 @@ class PoolVisitor(NodeVisitor):
     def pool_reason(self, node: torch.fx.Node) -> str | None:
         raise NotImplementedError
 
+    def quantized_pool_reason(self, node: torch.fx.Node, spec) -> str | None:
+        return self.pool_reason(node)
+
     def check(self, node, spec):
-        return pool_input_reason(node, self.spatial_rank) or self.pool_reason(node)
+        reason = pool_input_reason(node, self.spatial_rank)
+        if reason:
+            return reason
+        return self.quantized_pool_reason(node, spec) if is_int_spec(spec) else self.pool_reason(node)
 
 
 class MaxPoolVisitor(PoolVisitor):
@@ -185,10 +271,25 @@ class MaxPoolVisitor(PoolVisitor):
 class AvgPoolVisitor(PoolVisitor):
     """avg_pool1d/2d (avg_pool1d has no divisor_override argument)."""
 
+    handles_qparams = True
+
     def pool_reason(self, node):
         window, args = self.window(node)
         return avg_pool_reason(node, window, args["count_include_pad"], args.get("divisor_override"))
 
+    def divisors(self, node) -> tuple[PoolWindow, np.ndarray]:
+        window, args = self.window(node)
+        return window, average_divisors(window, args["count_include_pad"], args.get("divisor_override"))
+
+    def quantized_pool_reason(self, node, spec):
+        override = self.window(node)[1].get("divisor_override")
+        if override is not None and override <= 0:
+            return f"divisor_override {override} must be positive"
+        return quantized_avg_pool_reason(node, spec, self.window(node)[0])
+
     def define(self, node, graph):
+        if is_quantized(node):
+            quantized_avg_pool(graph, node, *self.divisors(node))
+            return
         window, args = self.window(node)
         avg_pool(graph, node, window, graph.out(node), args["count_include_pad"], args.get("divisor_override"))

@@ -7,6 +7,10 @@ tensor is one REDUCE. Results keep the reduced axes unless the caller passes the
 
 The base visitors at the end serve the max/min twins (max and min, argmax and argmin,
 amax and amin): each op file only says which one it is.
+
+Quantized (INT profile): max/min-style reductions move integers unchanged (input and
+output share parameters) and argmax/argmin read them directly; sum and mean add
+``q - zero_point`` in int32 and RESCALE once (``lower_quantized_sum``).
 """
 
 from __future__ import annotations
@@ -17,7 +21,9 @@ from typing import Sequence
 import torch
 import tosa_serializer as ts
 
+from etarm.operators import integer_sums
 from etarm.operators import tensor_math as tm
+from etarm.operators.quantized import input_qparams, write_int32_result
 from etarm.operators.registry import NodeVisitor, op_name
 from etarm.operators.tensor_math import argument, float_tensor_reason
 from etarm.tosa.graph import TosaGraph, TosaTensor
@@ -171,14 +177,36 @@ def lower_reduction(graph: TosaGraph, node: torch.fx.Node, op, dims) -> TosaTens
     return tm.bind_result(graph, node, result)
 
 
+def quantized_sum_reason(node: torch.fx.Node, spec, dims) -> str | None:
+    """INT check of sum/mean: the int32 sum of the reduced elements must not overflow."""
+    value = node.args[0].meta["val"]
+    elements = count(tuple(value.shape) or (1,), reduced_axes(dims, value.dim()))
+    return integer_sums.int16_zero_point_reason(node) or integer_sums.sum_reason(node, spec, elements, "the reduction")
+
+
+def lower_quantized_sum(graph: TosaGraph, node: torch.fx.Node, dims, average: bool) -> TosaTensor:
+    """Quantized sum (or mean when ``average``) of args[0] over ``dims``: REDUCE_SUM of the
+    int32 ``q - zero_point``, then one RESCALE (by 1/N more for the mean) into the output."""
+    source = input_qparams(node, 0)
+    tensor = at_least_1d(graph, graph.value(node.args[0]))
+    axes = reduced_axes(dims, tensor.rank)
+    centred = integer_sums.centred_int32(graph, tensor, int(source.zero_point))
+    total = reduce(graph, ts.Op.REDUCE_SUM, centred, axes, node.meta["val"].shape)
+    unit = float(source.scale) / (count(tensor.shape, axes) if average else 1)
+    return write_int32_result(graph, node, total, unit)
+
+
 def arg_extreme(graph: TosaGraph, tensor: TosaTensor, axis: int, largest: bool) -> TosaTensor:
     """Index (INT32, axis dropped) of the first maximum/minimum along ``axis``.
 
     The minimum is ARGMAX of the negation, which is exact for floats (NaN stays NaN,
-    so a NaN wins either way, as in torch).
+    so a NaN wins either way, as in torch); integers use ~q = -q - 1, which reverses
+    their order without overflowing.
     """
     tensor = at_least_1d(graph, tensor)
-    if not largest:
+    if not largest and tensor.dtype in (ts.DType.INT8, ts.DType.INT16):
+        tensor = tm.unary(graph, ts.Op.BITWISE_NOT, tensor)
+    elif not largest:
         tensor = tm.sub(graph, tm.scalar(graph, 0.0, tensor.dtype, tensor.rank), tensor)
     shape = tuple(d for i, d in enumerate(tensor.shape) if i != axis)
     return graph.emit(ts.Op.ARGMAX, [tensor], shape, ts.DType.INT32, axis, ts.NanPropagationMode.PROPAGATE)
@@ -198,8 +226,12 @@ def lower_extreme_with_index(graph: TosaGraph, node: torch.fx.Node, largest: boo
     tensor = graph.value(node.args[0])
     axis = reduced_axes(node.args[1], tensor.rank)[0]
     op = ts.Op.REDUCE_MAX if largest else ts.Op.REDUCE_MIN
-    tm.bind_result(graph, node, reduce(graph, op, tensor, [axis], shape=node.meta["val"][0].shape), index=0)
-    tm.bind_result(graph, node, arg_extreme(graph, tensor, axis, largest), index=1)
+    used = tm.used_items(node)
+    # Only the results read: an unread quantized values result would have no integer type.
+    if 0 in used:
+        tm.bind_result(graph, node, reduce(graph, op, tensor, [axis], shape=node.meta["val"][0].shape), index=0)
+    if 1 in used:
+        tm.bind_result(graph, node, arg_extreme(graph, tensor, axis, largest), index=1)
 
 
 def variance_reason(node: torch.fx.Node) -> str | None:
@@ -241,9 +273,9 @@ def lower_softmax(graph: TosaGraph, node: torch.fx.Node, log: bool) -> TosaTenso
 
 class ExtremeVisitor(NodeVisitor):
     """aten.max / aten.min (``largest`` picks which): ``.dim`` gives values and indices,
-    ``.default`` reduces all axes."""
+    ``.default`` reduces all axes. Quantized values pass through unchanged."""
 
-    profiles = frozenset({"FP"})
+    profiles = frozenset({"FP", "INT"})
     largest: bool
 
     def check(self, node, spec):
@@ -260,9 +292,11 @@ class ExtremeVisitor(NodeVisitor):
 
 class ArgExtremeVisitor(NodeVisitor):
     """aten.argmax / aten.argmin (``largest`` picks which): TOSA ARGMAX (of the negated input for
-    argmin); dim=None flattens first."""
+    argmin); dim=None flattens first. Quantized inputs are compared as integers (the
+    order of q is that of the real values) and need no output parameters."""
 
-    profiles = frozenset({"FP"})
+    profiles = frozenset({"FP", "INT"})
+    handles_qparams = True
     largest: bool
 
     def check(self, node, spec):
@@ -274,9 +308,10 @@ class ArgExtremeVisitor(NodeVisitor):
 
 
 class AxesReductionVisitor(NodeVisitor):
-    """aten.amax / aten.amin: the TOSA ``reduce_op`` over each axis of ``dim``."""
+    """aten.amax / aten.amin: the TOSA ``reduce_op`` over each axis of ``dim``; quantized
+    values pass through unchanged."""
 
-    profiles = frozenset({"FP"})
+    profiles = frozenset({"FP", "INT"})
     reduce_op: ts.Op
 
     def check(self, node, spec):

@@ -6,6 +6,11 @@ takes the lower one unless the fraction is >= 1/2, both clamping at the edges as
 does. torch's source coordinate is an affine function of ``o`` with a rational slope,
 so it maps onto these integers; nearest's index maps are also checked against torch's
 float32 arithmetic, so a resize whose rounding would differ stays on CPU.
+
+Quantized (INT profile): NEAREST moves integers unchanged (input and output share
+parameters). Integer BILINEAR weighs the four neighbours by integers summing to
+``n_y * n_x`` (the scale numerators) into int32 (int48 for int16 inputs); one RESCALE
+divides that back out (``lower_quantized_bilinear``).
 """
 
 from __future__ import annotations
@@ -18,9 +23,10 @@ import numpy as np
 import torch
 import tosa_serializer as ts
 
-from etarm.operators import spatial
+from etarm.operators import integer_sums, spatial
+from etarm.operators.quantized import input_qparams, is_int_spec, is_quantized, output_qparams, rescale
 from etarm.operators.registry import NodeVisitor
-from etarm.tosa.graph import TosaGraph
+from etarm.tosa.graph import TosaGraph, TosaTensor
 
 MAX_SCALE_NUMERATOR = 1 << 11
 MAX_IMAGE_SIZE = 16384
@@ -161,22 +167,58 @@ def resize_input_reason(node: torch.fx.Node) -> str | None:
     return None
 
 
-def lower_resize(graph: TosaGraph, node: torch.fx.Node, plan: ResizePlan) -> None:
-    nhwc = spatial.to_channels_last(graph, graph.value(node.args[0]), 2)
+def _resize(graph: TosaGraph, nhwc: TosaTensor, plan: ResizePlan, out_shape, dtype) -> TosaTensor:
+    """RESIZE of a channels-last image to the channels-first ``out_shape``'s size."""
     y, x = plan.axes
     scale = graph.shape_const([y.numerator, y.denominator, x.numerator, x.denominator])
     offset = graph.shape_const([y.offset, x.offset])
     border = graph.shape_const([y.border, x.border])
+    shape = (nhwc.shape[0], out_shape[-2], out_shape[-1], nhwc.shape[-1])
+    return graph.emit(ts.Op.RESIZE, [nhwc, scale, offset, border], shape, dtype, plan.mode)
+
+
+def lower_resize(graph: TosaGraph, node: torch.fx.Node, plan: ResizePlan) -> None:
+    nhwc = spatial.to_channels_last(graph, graph.value(node.args[0]), 2)
     out = graph.out(node)
-    shape = (out.shape[0], out.shape[2], out.shape[3], out.shape[1])
-    result = graph.emit(ts.Op.RESIZE, [nhwc, scale, offset, border], shape, nhwc.dtype, plan.mode)
+    spatial.write_channels_first(graph, _resize(graph, nhwc, plan, out.shape, nhwc.dtype), out)
+
+
+def weight_total(plan: ResizePlan) -> int:
+    """What integer BILINEAR's four weights add up to."""
+    y, x = plan.axes
+    return y.numerator * x.numerator
+
+
+def lower_quantized_bilinear(graph: TosaGraph, node: torch.fx.Node, plan: ResizePlan) -> None:
+    """Integer BILINEAR (weights summing to ``weight_total``), then one RESCALE.
+
+    The weighted sum of raw ``q`` carries ``weight_total`` zero points: with shared
+    parameters dividing by ``weight_total`` lands on the input's grid as it is; otherwise
+    they are subtracted (int32 ADD) before rescaling to the output's parameters.
+    """
+    source, target = input_qparams(node, 0), output_qparams(node)
+    nhwc = spatial.to_channels_last(graph, graph.value(node.args[0]), 2)
+    out = graph.out(node)
+    weighted = _resize(graph, nhwc, plan, out.shape, integer_sums.accumulator_dtype(nhwc.dtype))
+    weighted = integer_sums.int32_accumulator(graph, weighted)
+    total = weight_total(plan)
+    if source.same_values(target):
+        result = rescale(graph, weighted, 1.0 / total, out.dtype)
+    else:
+        if int(source.zero_point):
+            offset = graph.const([-total * int(source.zero_point)], ts.DType.INT32, shape=(1, 1, 1, 1), stem="zp_sum")
+            weighted = graph.emit(ts.Op.ADD, [weighted, offset], weighted.shape, ts.DType.INT32)
+        scale = float(source.scale) / (total * float(target.scale))
+        result = rescale(graph, weighted, scale, out.dtype, output_zp=int(target.zero_point))
     spatial.write_channels_first(graph, result, out)
 
 
 class ResizeVisitor(NodeVisitor):
-    """An upsample_*2d operator: the RESIZE its ``plan`` describes, where there is one."""
+    """An upsample_*2d operator: the RESIZE its ``plan`` describes, where there is one.
 
-    profiles = frozenset({"FP"})
+    Quantized NEAREST moves values unchanged; BILINEAR (``handles_qparams``) rescales."""
+
+    profiles = frozenset({"FP", "INT"})
 
     def plan(self, node: torch.fx.Node) -> ResizePlan | str:
         """The node's RESIZE, or why there is none."""
@@ -191,3 +233,23 @@ class ResizeVisitor(NodeVisitor):
 
     def define(self, node, graph):
         lower_resize(graph, node, self.plan(node))
+
+
+class BilinearResizeVisitor(ResizeVisitor):
+    """Resizes whose quantized lowering interpolates integers (``lower_quantized_bilinear``)."""
+
+    handles_qparams = True
+
+    def check(self, node, spec):
+        reason = super().check(node, spec)
+        if reason is None and is_int_spec(spec):
+            reason = integer_sums.int16_zero_point_reason(node) or integer_sums.sum_reason(
+                node, spec, weight_total(self.plan(node)), "bilinear interpolation (weights)"
+            )
+        return reason
+
+    def define(self, node, graph):
+        if is_quantized(node):
+            lower_quantized_bilinear(graph, node, self.plan(node))
+            return
+        super().define(node, graph)

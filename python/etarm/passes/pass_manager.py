@@ -33,7 +33,10 @@ class PassPipeline:
 
 def tosa_pass_pipeline(spec: TosaSpecification) -> PassPipeline:
     """Passes run on every partition before its nodes are visited, in this order."""
-    passes: list[GraphPass] = []
+    # Imported here: the passes derive from GraphPass above.
+    from etarm.passes.fold_batch_norm_into_convolution import FoldBatchNormIntoConvolution
+
+    passes: list[GraphPass] = [FoldBatchNormIntoConvolution()]
     if spec.supports_int() and not spec.supports_fp():
         passes += quantized_passes()
     return PassPipeline(passes)

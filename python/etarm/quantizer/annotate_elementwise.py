@@ -1,4 +1,4 @@
-"""Elementwise arithmetic between tensors: add, sub, mul (and div, rsub).
+"""Elementwise arithmetic between tensors: add, sub, mul (and div, rsub, pow, remainder, fmod).
 
 Each tensor operand is quantized on its own and the output gets its own observer.
 Python-number operands were turned into constant tensors beforehand
@@ -10,6 +10,7 @@ from __future__ import annotations
 import torch
 
 from etarm.quantizer.annotate_activation import fuse_following_activation
+from etarm.quantizer.annotate_shared import annotate_shared
 from etarm.quantizer.annotation import ConfigLookup, annotate, input_spec, is_float_tensor
 from etarm.quantizer.quantization_config import QuantizationConfig
 
@@ -23,7 +24,19 @@ ARITHMETIC = (
     "aten.mul_.Tensor",
     "aten.rsub.Tensor",
 )
-OTHER_BINARY = ("aten.div.Tensor", "aten.div_.Tensor")
+OTHER_BINARY = (
+    "aten.div.Tensor",
+    "aten.div_.Tensor",
+    "aten.true_divide.Tensor",
+    "aten.div.Tensor_mode",
+    "aten.floor_divide.default",
+    "aten.pow.Tensor_Tensor",
+    "aten.remainder.Tensor",
+    "aten.fmod.Tensor",
+)
+# torch.max(a, b) / torch.min(a, b) before they become maximum / minimum: like those, the
+# operands and the result share one set of parameters (annotate_shared.py).
+EXTREMA = ("aten.max.other", "aten.min.other")
 # Overloads whose Python-number operand lift_scalar_operands replaces with a tensor.
 SCALAR_OVERLOADS = {
     "aten.add.Scalar": torch.ops.aten.add.Tensor,
@@ -70,4 +83,5 @@ def annotate_binary(node: torch.fx.Node, config: QuantizationConfig, config_for:
 ANNOTATORS = {
     **{name: annotate_arithmetic for name in ARITHMETIC},
     **{name: annotate_binary for name in OTHER_BINARY},
+    **{name: annotate_shared for name in EXTREMA},
 }

@@ -1,4 +1,4 @@
-"""Ops with a known output range: sigmoid (0..1), tanh (-1..1), softmax (0..1).
+"""Ops with a known output range: sigmoid (0..1), tanh and sign (-1..1), softmax (0..1).
 
 Their outputs get fixed parameters covering exactly that range
 (FixedQParamsQuantizationSpec) instead of observed ones, so every integer step is
@@ -19,6 +19,8 @@ OUTPUT_RANGES = {
     "aten.hardsigmoid.default": (0.0, 1.0),
     "aten.tanh.default": (-1.0, 1.0),
     "aten.tanh_.default": (-1.0, 1.0),
+    # -1, 0 or 1 exactly: an observer (a histogram search) could clip the range instead.
+    "aten.sign.default": (-1.0, 1.0),
     "aten.softmax.int": (0.0, 1.0),
     "aten._softmax.default": (0.0, 1.0),
 }

@@ -2,7 +2,10 @@
 
 Reshape, permute, slice, concatenation, max pooling and the like keep the input's
 quantization parameters (SharedQuantizationSpec), so their integer lowering moves
-values without rescaling. Multi-input ops (cat, stack, maximum) make all inputs
+values without rescaling. Bilinear upsampling shares them too: its outputs are
+weighted averages of neighbouring inputs, so they stay within the input's range
+(its lowering divides the interpolation weights back out). argmax/argmin quantize
+only their input: their results are integer indices. Multi-input ops (cat, stack, maximum) make all inputs
 share the first input's parameters; multi-output ops (split, chunk, unbind) share
 them with every result.
 """
@@ -50,6 +53,7 @@ SINGLE_INPUT = (
     "aten.constant_pad_nd.default",
     "aten.pad.default",
     "aten.index_select.default",
+    "aten.embedding.default",  # a gather of weight rows: the weight's parameters carry over
     "aten.gather.default",
     "aten.index.Tensor",
     "aten.max_pool1d.default",
@@ -59,10 +63,16 @@ SINGLE_INPUT = (
     "aten.upsample_nearest1d.vec",
     "aten.upsample_nearest2d.vec",
     "aten.upsample_nearest2d.default",
+    "aten._upsample_nearest_exact2d.vec",
+    "aten.upsample_bilinear2d.vec",
     "aten.amax.default",
     "aten.amin.default",
     "aten.max.dim",
     "aten.min.dim",
+    "aten.max.default",
+    "aten.min.default",
+    "aten.argmax.default",
+    "aten.argmin.default",
 )
 MULTI_INPUT = (
     "aten.cat.default",

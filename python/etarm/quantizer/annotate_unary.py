@@ -1,14 +1,16 @@
 """Other single-input ops computed on real values: quantize the input and the output.
 
-These are the ops an integer lowering implements as a TABLE lookup (exp, log, gelu,
-...) or with its own rescaling (mean, average pooling): input and output are
-observed independently.
+These are the ops an integer lowering implements as a lookup of the function (exp,
+log, gelu, floor, x ** 2, remainder by a number, ...), with integer ops and rescaling
+(abs, neg, mean, average pooling) or, for glu, a lookup and a product: input and output
+are observed independently.
 """
 
 from __future__ import annotations
 
 import torch
 
+from etarm.operators.registry import op_name
 from etarm.quantizer.annotation import ConfigLookup, annotate, input_spec, is_float_tensor
 from etarm.quantizer.quantization_config import QuantizationConfig
 
@@ -17,6 +19,9 @@ TABLE_OPS = (
     "aten.log.default",
     "aten.log1p.default",
     "aten.expm1.default",
+    "aten.log2.default",
+    "aten.log10.default",
+    "aten.logit.default",
     "aten.gelu.default",
     "aten.silu.default",
     "aten.hardswish.default",
@@ -30,18 +35,41 @@ TABLE_OPS = (
     "aten.sqrt.default",
     "aten.reciprocal.default",
     "aten.erf.default",
+    "aten.erfinv.default",
     "aten.sin.default",
     "aten.cos.default",
+    "aten.tan.default",
+    "aten.asin.default",
+    "aten.acos.default",
+    "aten.atan.default",
+    "aten.sinh.default",
+    "aten.cosh.default",
+    "aten.asinh.default",
+    "aten.acosh.default",
+    "aten.atanh.default",
     "aten.abs.default",
     "aten.neg.default",
+    "aten.floor.default",
+    "aten.ceil.default",
+    "aten.round.default",
+    "aten.round.decimals",
+    "aten.trunc.default",
+    "aten.square.default",
     "aten.pow.Tensor_Scalar",
+    "aten.remainder.Scalar",
+    "aten.fmod.Scalar",
+    "aten.glu.default",
     "aten.log_softmax.int",
     "aten._log_softmax.default",
 )
+# Ops whose quantized tensor is not argument 0 (2.0 ** x is pow.Scalar(2.0, x)).
+TENSOR_ARGUMENT = {"aten.pow.Scalar": 1}
 REDUCING_OPS = (
     "aten.mean.dim",
     "aten.mean.default",
     "aten.sum.dim_IntList",
+    "aten.sum.default",
+    "aten.cumsum.default",
     "aten.avg_pool1d.default",
     "aten.avg_pool2d.default",
     "aten.avg_pool3d.default",
@@ -51,11 +79,11 @@ REDUCING_OPS = (
 
 
 def annotate_unary(node: torch.fx.Node, config: QuantizationConfig, config_for: ConfigLookup) -> bool:
-    source = node.args[0]
+    source = node.args[TENSOR_ARGUMENT.get(op_name(node.target), 0)]
     if not is_float_tensor(source) or not is_float_tensor(node):
         return False
     annotate(node, {source: input_spec(source, config.input_activation)}, config.output_activation)
     return True
 
 
-ANNOTATORS = {name: annotate_unary for name in TABLE_OPS + REDUCING_OPS}
+ANNOTATORS = {name: annotate_unary for name in TABLE_OPS + tuple(TENSOR_ARGUMENT) + REDUCING_OPS}

@@ -30,23 +30,33 @@ TRANSPOSED_CONVOLUTIONS = (
 )
 LINEAR = ("aten.linear.default",)
 MATMULS = ("aten.matmul.default", "aten.mm.default", "aten.bmm.default")
+ADDMM = ("aten.addmm.default",)
+
+
+def _argument(node: torch.fx.Node, name: str, default=None):
+    """An argument by its schema name, passed positionally or by keyword."""
+    for index, argument in enumerate(node.target._schema.arguments):
+        if argument.name == name:
+            if index < len(node.args):
+                return node.args[index]
+            return node.kwargs.get(name, default)
+    return default
 
 
 def _weight_axis(node: torch.fx.Node, transposed: bool) -> int | None:
     """The output-channel axis of the weight; None where per-channel cannot apply."""
     if not transposed:
         return 0
-    groups = node.args[6] if len(node.args) > 6 else node.kwargs.get("groups", 1)
     # Transposed weights are (in, out / groups, ...): with groups the out axis repeats.
-    return 1 if groups == 1 else None
+    return 1 if _argument(node, "groups", 1) == 1 else None
 
 
 def _annotate_with_weight(node: torch.fx.Node, config: QuantizationConfig, config_for: ConfigLookup, transposed: bool) -> bool:
     activation, weight = node.args[0], node.args[1]
-    bias = node.args[2] if len(node.args) > 2 else node.kwargs.get("bias")
+    bias = _argument(node, "bias")
     if not (is_float_tensor(activation) and is_float_tensor(weight)):
         return False
-    if node.target == torch.ops.aten.convolution.default and node.args[6]:
+    if node.target == torch.ops.aten.convolution.default and _argument(node, "transposed"):
         transposed = True
     weight_spec = config.weight_spec(_weight_axis(node, transposed))
     inputs = {activation: input_spec(activation, config.input_activation), weight: weight_spec}
@@ -76,8 +86,21 @@ def annotate_matmul(node: torch.fx.Node, config: QuantizationConfig, config_for:
     return True
 
 
+def annotate_addmm(node: torch.fx.Node, config: QuantizationConfig, config_for: ConfigLookup) -> bool:
+    """beta * self + alpha * (mat1 @ mat2): three per-tensor activations, self included
+    (it is added to the product after a rescale, so it needs no derived bias scale)."""
+    operands = node.args[:3]
+    if not all(is_float_tensor(arg) for arg in operands):
+        return False
+    inputs = {arg: input_spec(arg, config.input_activation) for arg in operands}
+    fused = fuse_following_activation(node, config, config_for)
+    annotate(node, inputs, None if fused else config.output_activation)
+    return True
+
+
 ANNOTATORS = {
     **{name: annotate_convolution for name in CONVOLUTIONS + LINEAR},
     **{name: annotate_transposed_convolution for name in TRANSPOSED_CONVOLUTIONS},
     **{name: annotate_matmul for name in MATMULS},
+    **{name: annotate_addmm for name in ADDMM},
 }

@@ -35,7 +35,13 @@ def check_quantize_option(target: str, spec: TosaSpecification | None, quantize:
 
 
 def quantizer_for(compile_spec, spec: TosaSpecification) -> TOSAQuantizer:
-    """The default quantizer of a target: int8, or int16 activations with the int16 extension."""
+    """The default quantizer of a target: int8, or int16 activations with the int16 extension.
+
+    A compile spec with a ``default_quantizer()`` (e.g. EthosUCompileSpec: int8, although
+    its TOSA spec has +int16) chooses its own.
+    """
+    if hasattr(compile_spec, "default_quantizer"):
+        return compile_spec.default_quantizer()
     quantizer = TOSAQuantizer(compile_spec)
     if spec.has_extension("int16"):
         return quantizer.set_global(get_symmetric_a16w8_quantization_config())

@@ -23,11 +23,12 @@ from etarm.quantizer import (
     annotate_activation,
     annotate_elementwise,
     annotate_fixed_range,
+    annotate_normalization,
     annotate_shared,
     annotate_unary,
     annotate_weighted,
 )
-from etarm.quantizer.annotation import annotate, is_annotated, is_float_tensor
+from etarm.quantizer.annotation import anchor_shared_groups, annotate, is_annotated, is_float_tensor
 from etarm.quantizer.lift_scalars import lift_scalar_operands
 from etarm.quantizer.quantization_config import QuantizationConfig
 from etarm.tosa.specification import TosaSpecification
@@ -39,6 +40,7 @@ _ANNOTATORS = {
     **annotate_activation.ANNOTATORS,
     **annotate_elementwise.ANNOTATORS,
     **annotate_weighted.ANNOTATORS,
+    **annotate_normalization.ANNOTATORS,
 }
 _UNSET = object()
 
@@ -127,6 +129,7 @@ class TOSAQuantizer(Quantizer):
                 annotator(node, config, self.config_for)
         if self.io_config is not None:
             self._annotate_io(model, self.io_config)
+        anchor_shared_groups(model)  # overlapping shared groups would send prepare_pt2e into a cycle
         return model
 
     def _annotate_io(self, model: torch.fx.GraphModule, config: QuantizationConfig) -> None:
@@ -156,7 +159,22 @@ class TOSAQuantizer(Quantizer):
 
 
 class EthosUQuantizer(TOSAQuantizer):
-    """TOSAQuantizer for Ethos-U targets (their compile spec names the TOSA specification)."""
+    """TOSAQuantizer for an Ethos-U target.
+
+        quantizer = EthosUQuantizer(EthosUCompileSpec("ethos-u55-128"))  # or EthosUQuantizer("ethos-u55-128")
+        quantizer.set_global(get_symmetric_quantization_config())          # int8; a16w8 for int16 activations
+
+    The compile spec's TOSA specification (TOSA-1.0+INT+int16) allows int16 activations;
+    which int16 ops the NPU family then runs is the partitioner's decision.
+    """
+
+    def __init__(self, compile_spec=None):
+        if isinstance(compile_spec, str) and compile_spec.lower().startswith("ethos-u"):
+            from etarm.ethosu.compile_spec import EthosUCompileSpec
+
+            compile_spec = EthosUCompileSpec(compile_spec)
+        super().__init__(compile_spec)
+        self.compile_spec = compile_spec
 
 
 class VGFQuantizer(TOSAQuantizer):

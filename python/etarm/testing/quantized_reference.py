@@ -18,7 +18,7 @@ import torch
 
 from etarm.compiler import CompileResult, compile_model
 from etarm.pte import delegate_payloads
-from etarm.testing.tosa_reference import run_tosa
+from etarm.testing.tosa_reference import reference_input, run_tosa
 from etarm.tosa.quant_params import QuantParams
 from etarm.tosa.quantized_support import INPUT_QUANTIZE_REASON, OUTPUT_DEQUANTIZE_REASON
 
@@ -71,11 +71,18 @@ def lower_and_run_quantized(
     input_qparams, arrays = [], []
     for tensor, entry in zip(tensors, partition["inputs"]):
         assert list(tensor.shape) == entry["shape"], f"input shape {list(tensor.shape)} != partition {entry['shape']}"
+        if "scale" not in entry:  # integer data (e.g. int64 ids) enters unquantized
+            arrays.append(reference_input(tensor))
+            continue
         qparams = qparams_from_report(entry)
         input_qparams.append(qparams)
         arrays.append(qparams.quantize(tensor).numpy())
-    outputs = run_tosa(payload.data, arrays)
-    output_qparams = [qparams_from_report(entry) for entry in partition["outputs"]]
+    partition_outputs = run_tosa(payload.data, arrays)
+    # A partition orders its outputs as its graph does: the report maps them to the module's.
+    assert all(source is not None for source in report["outputs_from"]), "a module output is not a partition output"
+    order = [index for _partition, index in report["outputs_from"]]
+    outputs = [partition_outputs[index] for index in order]
+    output_qparams = [qparams_from_report(partition["outputs"][index]) for index in order]
     dequantized = [q.dequantize(torch.from_numpy(np.asarray(o))) for o, q in zip(outputs, output_qparams)]
     with torch.no_grad():
         expected = _as_list(result.quantized_model(*inputs))

@@ -33,7 +33,7 @@ def _as_list(value) -> list[torch.Tensor]:
     return [v for v in value]
 
 
-def _reference_input(tensor: torch.Tensor) -> np.ndarray:
+def reference_input(tensor: torch.Tensor) -> np.ndarray:
     """The array the reference model takes for a graph input: int64 inputs are int32 TOSA tensors."""
     array = tensor.detach().numpy()
     if array.dtype == np.int64:
@@ -57,7 +57,7 @@ def lower_and_run(module: torch.nn.Module, inputs: tuple, target: str = "TOSA-1.
     (partition,) = report["partitions"]
     tensor_inputs = [t for t in inputs if isinstance(t, torch.Tensor)]
     assert None not in partition["inputs_from"], "a partition input is not a module input"
-    arrays = [_reference_input(tensor_inputs[i]) for i in partition["inputs_from"]]
+    arrays = [reference_input(tensor_inputs[i]) for i in partition["inputs_from"]]
     partition_outputs = run_tosa(payload.data, arrays)
     assert all(source is not None for source in report["outputs_from"]), "a module output is not a partition output"
     outputs = [partition_outputs[index] for _partition, index in report["outputs_from"]]

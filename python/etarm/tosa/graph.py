@@ -52,6 +52,8 @@ class TosaOp:
     inputs: list[str]
     outputs: list[str]
     attr_args: tuple
+    # The fx node whose visitor emitted the op (lets target checks name the ATen op).
+    origin: str | None = None
 
 
 class TosaGraph:
@@ -65,6 +67,7 @@ class TosaGraph:
         self._counter = itertools.count()
         self._values: dict[str, TosaTensor] = {}  # fx node name -> tensor
         self._items: dict[tuple[str, int], TosaTensor] = {}  # (fx node, index) -> tensor
+        self.origin: str | None = None  # the fx node being lowered; ``op`` records it
 
     # --- tensors --------------------------------------------------------------
     def _new(self, stem: str, shape: Sequence[int], dtype) -> TosaTensor:
@@ -137,7 +140,7 @@ class TosaGraph:
     # --- operators --------------------------------------------------------------
     def op(self, op, inputs: Sequence[TosaTensor], outputs: Sequence[TosaTensor], *attr_args) -> None:
         """Adds ``op``; ``attr_args`` are the arguments of its TOSA attribute, in spec order."""
-        self.ops.append(TosaOp(op, [t.name for t in inputs], [t.name for t in outputs], attr_args))
+        self.ops.append(TosaOp(op, [t.name for t in inputs], [t.name for t in outputs], attr_args, self.origin))
 
     def emit(self, op, inputs: Sequence[TosaTensor], shape, dtype, *attr_args) -> TosaTensor:
         """Emits ``op`` into a fresh temporary and returns it."""

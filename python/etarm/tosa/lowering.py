@@ -26,6 +26,8 @@ class TosaLowering:
     inputs: list[dict]
     outputs: list[dict]
     tosa_ops: list[str]
+    # The graph after clean-up (ops carry their fx origin): for target-specific checks.
+    graph: TosaGraph | None = None
 
 
 def _io_entry(node: torch.fx.Node) -> dict:
@@ -68,11 +70,13 @@ def lower_to_tosa(program: ExportedProgram, spec: TosaSpecification) -> TosaLowe
             visitor = visitor_for(node)
             if visitor is None:
                 raise EtarmError(f"internal: {op_name(node.target)} reached TOSA lowering without a visitor")
+            graph.origin = node.name
             visitor.define(node, graph)
+            graph.origin = None
         elif node.op == "output":
             for result in node.args[0]:
                 graph.mark_output(graph.value(result))
                 outputs.append(_io_entry(result))
     clean_up(graph)
     flatbuffer = graph.serialize()
-    return TosaLowering(flatbuffer, inputs, outputs, graph.emitted_ops())
+    return TosaLowering(flatbuffer, inputs, outputs, graph.emitted_ops(), graph)

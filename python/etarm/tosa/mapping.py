@@ -26,6 +26,7 @@ _TOSA_TO_NUMPY = {
     ts.DType.INT8: np.int8,
     ts.DType.INT16: np.int16,
     ts.DType.INT32: np.int32,
+    ts.DType.INT48: np.int64,  # the int48 accumulator's biases (int16 convolutions)
     ts.DType.BOOL: np.bool_,
     ts.DType.SHAPE: np.int64,
 }

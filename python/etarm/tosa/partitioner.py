@@ -29,7 +29,8 @@ class _RecordingSupport(OperatorSupportBase):
 
     For INT-only specifications float ops also need quantization parameters, and
     Q/DQ nodes are placed by ``QuantizedRegion`` (see tosa/quantized_support.py) once
-    ``prepare_quantized_region`` has seen the whole graph.
+    ``prepare_quantized_region`` has seen the whole graph (``forced_reasons``: ops to
+    keep on CPU besides).
     """
 
     def __init__(self, spec: TosaSpecification, additional_checks: list[AdditionalCheck] | None):
@@ -38,9 +39,11 @@ class _RecordingSupport(OperatorSupportBase):
         self.rejections: dict[str, tuple[str, str]] = {}
         self.region: QuantizedRegion | None = None
 
-    def prepare_quantized_region(self, graph_module: torch.fx.GraphModule) -> None:
+    def prepare_quantized_region(
+        self, graph_module: torch.fx.GraphModule, forced_reasons: dict[str, str] | None = None
+    ) -> None:
         if uses_quantized_region(self.spec):
-            self.region = QuantizedRegion(graph_module, self.op_reason)
+            self.region = QuantizedRegion(graph_module, self.op_reason, forced_reasons)
 
     def op_reason(self, node: torch.fx.Node) -> str | None:
         reason = rejection_reason(node, self.spec)
@@ -87,13 +90,21 @@ class TOSAPartitioner(Partitioner):
         if not uses_quantized_region(self.tosa_spec):
             # INT: int64 constants are per-channel zero points, which only Q/DQ nodes read.
             checks.append(int64_constant_check(exported_program))
-        support = _RecordingSupport(self.tosa_spec, checks)
-        support.prepare_quantized_region(exported_program.graph_module)
-        partitioner = CapabilityBasedPartitioner(
-            exported_program.graph_module, support, allows_single_node_partition=True
-        )
+        graph_module = exported_program.graph_module
+        forced: dict[str, str] = {}
+        while True:  # each round keeps more ops on CPU, so this ends
+            support = _RecordingSupport(self.tosa_spec, checks)
+            support.prepare_quantized_region(graph_module, forced)
+            partitions = CapabilityBasedPartitioner(
+                graph_module, support, allows_single_node_partition=True
+            ).propose_partitions()
+            # INT: a dequantize shared by ops the partitioner split apart folds into none of them.
+            split = support.region.split_dequantizers(partitions) if support.region is not None else {}
+            if not split:
+                break
+            forced.update(split)
         tags = {}
-        for partition in partitioner.propose_partitions():
+        for partition in partitions:
             tag = f"tag{partition.id}"
             for node in partition.nodes:
                 node.meta["delegation_tag"] = tag

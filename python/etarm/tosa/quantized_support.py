@@ -12,8 +12,14 @@ In a quantized edge graph every float op sits between dequantize (DQ) and quanti
   partitions read and write int8/int16 tensors of known scale and zero point. A Q of a
   DQ (a requantize) is an op of its own, lowered as a RESCALE.
 
+Only float values carry quantization parameters: bool and integer values (comparison
+results, indices) cross partition boundaries and direct edges as they are.
+
 ``quantization_reason`` is the node-local half (also used before decomposition);
-``QuantizedRegion`` checks the direct-edge chains and places the Q/DQ nodes.
+``QuantizedRegion`` checks the direct-edge chains and places the Q/DQ nodes. It never
+changes the graph: DuplicateSharedDequantizersPass (an edge transform pass) gives each
+consumer its own DQ first; a DQ still shared is delegated only with all its consumers,
+in one partition.
 """
 
 from __future__ import annotations
@@ -58,8 +64,8 @@ def is_direct_edge(producer: torch.fx.Node, consumer: torch.fx.Node) -> bool:
     activation fused into the producer, or either side only moves values (edge
     decompositions such as reshape -> clone + view create these). The value's
     parameters are then those of the Q/DQ nodes at the ends of the chain."""
-    if producer.op != "call_function" or is_qdq(producer) or len(producer.users) != 1:
-        return False
+    if producer.op != "call_function" or is_qdq(producer) or len(producer.users) != 1 or not _is_float(producer):
+        return False  # non-float values (bool masks, indices) carry no parameters
     source = producer.args[0] if producer.target is operator.getitem else producer
     return is_fused_activation(consumer) or is_pass_through(consumer) or is_pass_through(source)
 
@@ -173,19 +179,27 @@ def _per_tensor_signature(node: torch.fx.Node):
 class QuantizedRegion:
     """Support decisions for every node of one graph, Q/DQ nodes included.
 
-    ``op_reason`` is the per-op check (registry, user checks and ``quantization_reason``).
-    DQ nodes with several users are duplicated first, so each delegated op can take its
-    own copy into its partition.
+    ``op_reason`` is the per-op check (registry, user checks and ``quantization_reason``);
+    ``forced_reasons`` keep more ops on CPU (the partitioner's second look, see
+    ``split_dequantizers``). The graph is only read.
     """
 
-    def __init__(self, graph_module: torch.fx.GraphModule, op_reason: Callable[[torch.fx.Node], "str | None"]):
-        _duplicate_shared_dequantizers(graph_module)
+    def __init__(
+        self,
+        graph_module: torch.fx.GraphModule,
+        op_reason: Callable[[torch.fx.Node], "str | None"],
+        forced_reasons: "dict[str, str] | None" = None,
+    ):
         self.reasons: dict[str, str | None] = {}
         nodes = [n for n in graph_module.graph.nodes if n.op == "call_function" and n.target is not operator.getitem]
+        self._shared_dequantizers = [n for n in nodes if is_dequantize(n) and len(n.users) > 1]
         for node in nodes:
             if not is_qdq(node) or is_requantize(node):
                 self.reasons[node.name] = op_reason(node)
-        self._settle_direct_groups(nodes)
+        for name, reason in (forced_reasons or {}).items():
+            if self.reasons.get(name, "") is None:
+                self.reasons[name] = reason
+        self._settle(nodes)
         for node in nodes:
             if is_quantize(node) and not is_requantize(node):
                 producer = node.args[0]
@@ -194,14 +208,17 @@ class QuantizedRegion:
                 delegated = producer.name in self.reasons and self.reasons[producer.name] is None and not is_qdq(producer)
                 self.reasons[node.name] = None if delegated else INPUT_QUANTIZE_REASON
             elif is_dequantize(node):
-                delegated = bool(node.users) and all(self.reasons.get(u.name, "") is None for u in node.users)
-                self.reasons[node.name] = None if delegated else OUTPUT_DEQUANTIZE_REASON
+                self.reasons[node.name] = None if self._all_users_delegated(node) else OUTPUT_DEQUANTIZE_REASON
 
-    def _settle_direct_groups(self, nodes: list[torch.fx.Node]) -> None:
+    def _all_users_delegated(self, node: torch.fx.Node) -> bool:
+        return bool(node.users) and all(self.reasons.get(u.name, "") is None for u in node.users)
+
+    def _settle(self, nodes: list[torch.fx.Node]) -> None:
         """Values on direct edges get their parameters from the Q/DQ nodes of their chain.
 
         Each such value must reach one (all of them equal where values pass through
-        unchanged), and ops joined by a direct edge are delegated together or not at all.
+        unchanged), and ops joined by a direct edge are delegated together or not at all;
+        so are the consumers of one DQ node (it folds into all of them or none).
         """
         supported = [n for n in nodes if self.reasons.get(n.name, "") is None and not is_qdq(n)]
         for reason, members in _value_class_problems(supported):
@@ -209,7 +226,7 @@ class QuantizedRegion:
                 if self.reasons.get(member.name, "") is None:
                     self.reasons[member.name] = reason
         changed = True
-        while changed:  # a rejected op takes the ops it shares a direct edge with along
+        while changed:  # a rejected op takes the ops it shares a direct edge or a DQ with along
             changed = False
             for node in nodes:
                 for producer in _node_args(node):
@@ -224,29 +241,48 @@ class QuantizedRegion:
                                 f"shares quantization parameters with '{rejected[0].name}', which stays on CPU"
                             )
                             changed = True
+            for dq in self._shared_dequantizers:
+                if self._all_users_delegated(dq):
+                    continue
+                cpu_user = next(u for u in dq.users if self.reasons.get(u.name, "") is not None)
+                for user in dq.users:
+                    if self.reasons.get(user.name, "") is None:
+                        self.reasons[user.name] = _shared_dequantizer_reason(dq, f"'{cpu_user.name}', which stays on CPU")
+                        changed = True
 
     def reason(self, node: torch.fx.Node) -> str | None:
         return self.reasons.get(node.name, f"no TOSA lowering for {op_name(node.target)}")
 
+    def split_dequantizers(self, partitions) -> dict[str, str]:
+        """Ops to keep on CPU because a DQ they share landed in a partition without them.
 
-def _duplicate_shared_dequantizers(graph_module: torch.fx.GraphModule) -> None:
-    graph = graph_module.graph
-    changed = False
-    for dq in [n for n in graph.nodes if is_dequantize(n) and len(n.users) > 1]:
-        for user in list(dq.users)[1:]:
-            with graph.inserting_after(dq):
-                copy = graph.node_copy(dq)
-            user.replace_input_with(dq, copy)
-            changed = True
-    if changed:
-        graph.lint()
-        graph_module.recompile()
+        ``partitions`` are the proposed ones (``.id``, ``.nodes``). A DQ folds into its
+        consumers' integer inputs, so they must all be in its partition; the partitioner
+        may still split them apart (merging them all would form a cycle through CPU ops).
+        """
+        partition_of = {node: partition.id for partition in partitions for node in partition.nodes}
+        forced = {}
+        for dq in self._shared_dequantizers:
+            if self.reasons.get(dq.name) is not None:
+                continue
+            if len({partition_of.get(n) for n in [dq, *dq.users]}) > 1:
+                for user in dq.users:
+                    forced[user.name] = _shared_dequantizer_reason(dq, "ops in other partitions")
+        return forced
+
+
+def _shared_dequantizer_reason(dq: torch.fx.Node, other: str) -> str:
+    return (
+        f"reads '{dq.name}', a dequantize shared with {other} (DuplicateSharedDequantizersPass, "
+        "an edge transform pass, gives each consumer its own)"
+    )
 
 
 def _value_class_problems(ops: list[torch.fx.Node]) -> list[tuple[str, list[torch.fx.Node]]]:
     """Classes of float values that must share parameters, and what is wrong with each.
 
-    Values are named by the node producing them. A pass-through op or fused activation
+    Values are named by the node producing them; non-float values (bool masks, integer
+    indices) belong to no class. A pass-through op or fused activation
     puts its output in its inputs' class; DQ outputs and values read only by Q nodes
     carry parameters (anchors). Every class an op touches needs an anchor, and all of
     a class's anchors must agree.
@@ -266,9 +302,9 @@ def _value_class_problems(ops: list[torch.fx.Node]) -> list[tuple[str, list[torc
         for value in values:
             touching.setdefault(value.name, []).append(op)
             find(value.name)
-        if is_pass_through(op) or is_fused_activation(op):
-            for value in values:
-                parent[find(value.name)] = find(op.name)
+        if (is_pass_through(op) or is_fused_activation(op)) and values:
+            for value in values[1:]:  # float values only: a bool result (a comparison's) has no parameters
+                parent[find(value.name)] = find(values[0].name)
     anchors: dict[str, set] = {}
     class_ops: dict[str, dict] = {}
     for name in list(parent):

@@ -1,0 +1,386 @@
+"""TOSA rewrites that let an Ethos-U run what the direct lowering would not.
+
+Each rewrite keeps the graph's results bit-exact and is listed with the rule it works
+around (npu_rules.py); the partitioner's ATen checks accept what a rewrite handles. They
+run on the lowered graph of a partition, before the TOSA checks and Vela:
+
+- ``pad_strided_convolutions``: CONV2D stride > 3 with padding (U55/U65) -> explicit
+  padding, then an unpadded CONV2D.
+- ``subsample_strided_convolutions``: DEPTHWISE_CONV2D (or dilated CONV2D) stride > 3
+  (U55/U65) -> the same convolution at stride 1, then every s-th row and column.
+- ``pad_strided_max_pools``: MAX_POOL2D stride > 3 with padding (U55/U65) -> PAD with the
+  type's lowest value, then an unpadded MAX_POOL2D.
+- ``nearest_resizes_as_half_pixel``: RESIZE NEAREST by 2, 4 or 8 (U55/U65) in the
+  half-pixel encoding, the one Vela compiles.
+- ``extremum_casts_as_rescales``: the int32 -> int8/int16 CAST after a MAXIMUM/MINIMUM of
+  widened int8/int16 values (U55/U65 narrow only by RESCALE).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Callable
+
+import numpy as np
+import tosa_serializer as ts
+
+from etarm.ethosu import npu_rules
+from etarm.tosa.graph import TosaGraph, TosaOp, TosaTensor
+
+_LOWEST = {ts.DType.INT8: -128, ts.DType.INT16: -32768, ts.DType.INT32: -(1 << 31)}
+_NEAREST_FACTORS = (2, 4, 8)
+
+
+def _emitted(graph: TosaGraph, origin: str | None, build: Callable[[], None]) -> list[TosaOp]:
+    """The ops ``build`` emits through ``graph``'s helpers, without adding them to the graph."""
+    saved, saved_origin = graph.ops, graph.origin
+    graph.ops, graph.origin = [], origin
+    try:
+        build()
+        return graph.ops
+    finally:
+        graph.ops, graph.origin = saved, saved_origin
+
+
+def _consumers(graph: TosaGraph) -> dict[str, list[TosaOp]]:
+    found: dict[str, list[TosaOp]] = {}
+    for op in graph.ops:
+        for name in op.inputs:
+            found.setdefault(name, []).append(op)
+    return found
+
+
+def _replace(graph: TosaGraph, replacements: dict[int, list[TosaOp]]) -> None:
+    """Replaces each op (by id) with its list of ops (empty: removed)."""
+    graph.ops[:] = [new for op in graph.ops for new in replacements.get(id(op), [op])]
+
+
+# --- convolutions ------------------------------------------------------------------------------
+def pad_strided_convolutions(graph: TosaGraph, family: str) -> int:
+    """CONV2D with a stride above 3 and padding -> explicit padding, then CONV2D without.
+
+    Ethos-U55/U65 run strides above 3 only without padding (and dilation 1). TOSA
+    convolution padding contributes 0 once the input zero point is subtracted, so
+    padding the input with the zero point first computes the same. The padding is a
+    PAD when the zero point is non-zero, and a CONCAT of constant zero blocks when it is
+    0: Vela folds a PAD of zeros back into the convolution (measured), which it then
+    cannot run. Returns the number of convolutions rewritten.
+    """
+    if not npu_rules.is_u55_class(family):
+        return 0
+    rewritten: list[TosaOp] = []
+    count = 0
+    for op in graph.ops:
+        zero_point = graph.constants.get(op.inputs[3]) if op.op == ts.Op.CONV2D else None
+        if zero_point is None:
+            rewritten.append(op)
+            continue
+        pad, stride, dilation, *rest = op.attr_args
+        if max(stride) <= npu_rules.MAX_NATIVE_STRIDE or max(dilation) != 1 or not any(pad):
+            rewritten.append(op)
+            continue
+        value = int(zero_point.reshape(-1)[0])
+        padding_ops, padded = (_pad(graph, op, value) if value else _concat_zeros(graph, op))
+        rewritten += padding_ops
+        rewritten.append(
+            dataclasses.replace(op, inputs=[padded, *op.inputs[1:]], attr_args=([0, 0, 0, 0], stride, dilation, *rest))
+        )
+        count += 1
+    graph.ops[:] = rewritten
+    return count
+
+
+def _pad(graph: TosaGraph, conv: TosaOp, value: int) -> tuple[list[TosaOp], str]:
+    x = graph.tensors[conv.inputs[0]]
+    top, bottom, left, right = conv.attr_args[0]
+    n, h, w, c = x.shape
+    padded = graph.temp((n, h + top + bottom, w + left + right, c), x.dtype, stem="padded")
+    amounts = graph.shape_const([0, 0, top, bottom, left, right, 0, 0])
+    pad_value = graph.const([value], x.dtype, shape=(1,), stem="pad_const")
+    return [TosaOp(ts.Op.PAD, [x.name, amounts.name, pad_value.name], [padded.name], (), conv.origin)], padded.name
+
+
+def _concat_zeros(graph: TosaGraph, conv: TosaOp) -> tuple[list[TosaOp], str]:
+    x = graph.tensors[conv.inputs[0]]
+    top, bottom, left, right = conv.attr_args[0]
+    ops, current = [], x
+    for axis, before, after in ((1, top, bottom), (2, left, right)):
+        if not before and not after:
+            continue
+        parts = []
+        for amount, position in ((before, 0), (after, 1)):
+            if amount:
+                shape = list(current.shape)
+                shape[axis] = amount
+                parts.append((position, graph.const(np.zeros(shape), x.dtype, stem="zero_rows")))
+        pieces = [t for p, t in parts if p == 0] + [current] + [t for p, t in parts if p == 1]
+        shape = list(current.shape)
+        shape[axis] += before + after
+        joined = graph.temp(tuple(shape), x.dtype, stem="padded")
+        ops.append(TosaOp(ts.Op.CONCAT, [t.name for t in pieces], [joined.name], (axis,), conv.origin))
+        current = joined
+    return ops, current.name
+
+
+def _kernel_hw(graph: TosaGraph, op: TosaOp) -> tuple[int, int]:
+    weights = graph.tensors[op.inputs[1]].shape  # CONV2D: [O, KH, KW, I]; DEPTHWISE_CONV2D: [KH, KW, C, M]
+    return (weights[1], weights[2]) if op.op == ts.Op.CONV2D else (weights[0], weights[1])
+
+
+def _needs_subsampling(op: TosaOp) -> bool:
+    if op.op not in (ts.Op.CONV2D, ts.Op.DEPTHWISE_CONV2D):
+        return False
+    _pad_amounts, stride, dilation = op.attr_args[:3]
+    if max(stride) <= npu_rules.MAX_NATIVE_STRIDE:
+        return False
+    # An undilated CONV2D runs such strides natively once unpadded (pad_strided_convolutions).
+    return op.op == ts.Op.DEPTHWISE_CONV2D or max(dilation) > 1
+
+
+def _shape_independent_rescale(graph: TosaGraph, op: TosaOp) -> bool:
+    """A RESCALE whose parameters are per tensor or per channel (not per position)."""
+    return op.op == ts.Op.RESCALE and all(graph.constants.get(name) is not None for name in op.inputs[1:])
+
+
+def _subsample(graph: TosaGraph, tensor: TosaTensor, strides: list[int], out: TosaTensor) -> None:
+    """``out`` = rows 0, s, 2s, ... and columns 0, s, 2s, ... of the NHWC ``tensor`` (exact multiples)."""
+    n, _h, _w, c = tensor.shape
+    for axis, step in ((1, strides[0]), (2, strides[1])):
+        size = out.shape[axis]
+        if step == 1 or tensor.shape[axis] == size:
+            continue
+        if size == 1:
+            keep = list(tensor.shape)
+            keep[axis] = 1
+            tensor = graph.emit(ts.Op.SLICE, [tensor, graph.shape_const([0] * 4), graph.shape_const(keep)], keep, tensor.dtype)
+            continue
+        # Split the axis into (size, step) and keep index 0 of each step.
+        before = n * (tensor.shape[1] if axis == 2 else 1)
+        after = c * (tensor.shape[2] if axis == 1 else 1)
+        split = graph.reshape(tensor, (before, size, step, after) if axis == 2 else (before * size, step, after))
+        if axis == 2:
+            kept = graph.emit(ts.Op.SLICE, [split, graph.shape_const([0] * 4), graph.shape_const([before, size, 1, after])], (before, size, 1, after), tensor.dtype)
+        else:
+            kept = graph.emit(ts.Op.SLICE, [split, graph.shape_const([0] * 3), graph.shape_const([before * size, 1, after])], (before * size, 1, after), tensor.dtype)
+        shape = list(tensor.shape)
+        shape[axis] = size
+        tensor = graph.reshape(kept, shape)
+    last = graph.ops[-1]
+    last.outputs = [out.name]
+    graph.tensors.pop(tensor.name, None)
+
+
+def subsample_strided_convolutions(graph: TosaGraph, family: str) -> int:
+    """DEPTHWISE_CONV2D (or dilated CONV2D) with a stride above 3 -> stride 1, then subsampling.
+
+    Ethos-U55/U65 run convolution strides up to 3 (an undilated CONV2D also larger ones
+    without padding). Output (y, x) of a stride-s convolution is output (s*y, s*x) of the
+    same convolution at stride 1, so that is computed (s*s times the work, extended by
+    padding on the far side so each strided axis holds whole steps) and every s-th row
+    and column kept by RESHAPE + SLICE. Average pooling, which the INT lowering computes
+    as a depthwise convolution of unit weights, takes the same path; a window covering the
+    whole input (global pooling) costs nothing extra. Subsampling follows the RESCALE the
+    convolution feeds when it can (int8 instead of int32 data). Returns the count.
+    """
+    if not npu_rules.is_u55_class(family):
+        return 0
+    consumers = _consumers(graph)
+    replacements: dict[int, list[TosaOp]] = {}
+    count = 0
+    for op in graph.ops:
+        if not _needs_subsampling(op):
+            continue
+        pad, stride, dilation, *rest = op.attr_args
+        x, acc = graph.tensors[op.inputs[0]], graph.tensors[op.outputs[0]]
+        kernel = _kernel_hw(graph, op)
+        new_pad, new_stride, steps = list(pad), list(stride), [1, 1]
+        lengths, kept = list(acc.shape[1:3]), list(acc.shape[1:3])  # stride-1 output, rows read from it
+        for axis in (0, 1):
+            if stride[axis] <= npu_rules.MAX_NATIVE_STRIDE:
+                continue
+            new_stride[axis], steps[axis] = 1, stride[axis]
+            out_size = acc.shape[axis + 1]
+            kept[axis] = out_size * stride[axis] if out_size > 1 else 1
+            span = x.shape[axis + 1] + pad[2 * axis] + pad[2 * axis + 1] - dilation[axis] * (kernel[axis] - 1)
+            new_pad[2 * axis + 1] += max(0, kept[axis] - span)
+            lengths[axis] = max(kept[axis], span)
+        count += 1
+        if lengths == list(acc.shape[1:3]):  # one window per strided axis (global pooling): same output
+            replacements[id(op)] = [dataclasses.replace(op, attr_args=(new_pad, new_stride, dilation, *rest))]
+            continue
+        wide = graph.temp((acc.shape[0], *lengths, acc.shape[3]), acc.dtype, stem="stride1")
+        conv = dataclasses.replace(op, outputs=[wide.name], attr_args=(new_pad, new_stride, dilation, *rest))
+
+        def build(source: TosaTensor, target: TosaTensor) -> None:
+            if list(source.shape[1:3]) != kept:
+                size = [source.shape[0], *kept, source.shape[3]]
+                begin, size_const = graph.shape_const([0] * 4), graph.shape_const(size)
+                source = graph.emit(ts.Op.SLICE, [source, begin, size_const], size, source.dtype)
+            _subsample(graph, source, steps, target)
+
+        users = consumers.get(acc.name, [])
+        rescale = users[0] if len(users) == 1 and acc.name not in graph.outputs else None
+        if rescale is not None and rescale.inputs[0] == acc.name and _shape_independent_rescale(graph, rescale):
+            result = graph.tensors[rescale.outputs[0]]
+            scaled = graph.temp(wide.shape, result.dtype, stem="stride1_scaled")
+            moved = dataclasses.replace(rescale, inputs=[wide.name, *rescale.inputs[1:]], outputs=[scaled.name])
+            replacements[id(op)] = [conv]
+            replacements[id(rescale)] = [moved, *_emitted(graph, rescale.origin, lambda: build(scaled, result))]
+        else:
+            replacements[id(op)] = [conv, *_emitted(graph, op.origin, lambda: build(wide, acc))]
+    _replace(graph, replacements)
+    return count
+
+
+# --- pooling -----------------------------------------------------------------------------------
+def pad_strided_max_pools(graph: TosaGraph, family: str) -> int:
+    """MAX_POOL2D with a stride above 3 and padding -> PAD with the lowest value, then no padding.
+
+    MAX_POOL2D never picks its padding; a PAD with the type's lowest value is never picked
+    over a real element either (every window holds one), so the results are the same.
+    """
+    if not npu_rules.is_u55_class(family):
+        return 0
+    replacements: dict[int, list[TosaOp]] = {}
+    for op in graph.ops:
+        if op.op != ts.Op.MAX_POOL2D:
+            continue
+        kernel, stride, pad, *rest = op.attr_args
+        if max(stride) <= npu_rules.MAX_NATIVE_STRIDE or not any(pad):
+            continue
+        x = graph.tensors[op.inputs[0]]
+        n, h, w, c = x.shape
+        top, bottom, left, right = pad
+        padded = graph.temp((n, h + top + bottom, w + left + right, c), x.dtype, stem="padded")
+        amounts = graph.shape_const([0, 0, top, bottom, left, right, 0, 0])
+        lowest = graph.const([_LOWEST[x.dtype]], x.dtype, shape=(1,), stem="pad_const")
+        replacements[id(op)] = [
+            TosaOp(ts.Op.PAD, [x.name, amounts.name, lowest.name], [padded.name], (), op.origin),
+            dataclasses.replace(op, inputs=[padded.name], attr_args=(kernel, stride, [0, 0, 0, 0], *rest)),
+        ]
+    _replace(graph, replacements)
+    return len(replacements)
+
+
+# --- resizing ----------------------------------------------------------------------------------
+def _nearest_index(out_index: int, numerator: int, denominator: int, offset: int, size: int) -> int:
+    """The row TOSA RESIZE NEAREST reads for output row ``out_index``."""
+    index, remainder = divmod(out_index * denominator + offset, numerator)
+    return min(max(index + 1 if 2 * remainder >= numerator else index, 0), size - 1)
+
+
+def half_pixel_nearest(in_size: int, out_size: int, numerator: int, denominator: int, offset: int) -> tuple[int, int, int, int] | None:
+    """(n, d, offset, border) of the half-pixel encoding of a nearest resize that copies each
+    row ``k`` times (k = 2, 4, 8, or 1 for a size-1 axis), or None if it is not one."""
+    if in_size == 1:
+        return (2, 2, 0, 0) if out_size == 1 else None
+    factor = out_size // in_size
+    if factor not in _NEAREST_FACTORS or out_size != factor * in_size:
+        return None
+    if any(_nearest_index(o, numerator, denominator, offset, in_size) != o // factor for o in range(out_size)):
+        return None
+    n, d, off = 2 * factor, 2, 1 - factor
+    return n, d, off, (out_size - 1) * d - (in_size - 1) * n + off
+
+
+def nearest_resizes_as_half_pixel(graph: TosaGraph, family: str) -> int:
+    """RESIZE NEAREST that repeats each pixel 2, 4 or 8 times -> the half-pixel encoding.
+
+    The same row indices have several RESIZE encodings; Vela compiles NEAREST for
+    Ethos-U55/U65 only in the half-pixel one (n = 2k, d = 2, offset = 1 - k; measured),
+    where etarm's lowering may pick another. Only resizes whose every output row (and
+    column) reads input row o // k change, so results stay the same.
+    """
+    if not npu_rules.is_u55_class(family):
+        return 0
+    count = 0
+    for op in graph.ops:
+        if op.op != ts.Op.RESIZE or op.attr_args[0] != ts.ResizeMode.NEAREST:
+            continue
+        scale, offset, border = (graph.constants.get(name) for name in op.inputs[1:4])
+        if scale is None or offset is None or border is None:
+            continue
+        x, out = graph.tensors[op.inputs[0]], graph.tensors[op.outputs[0]]
+        axes = [
+            half_pixel_nearest(x.shape[1 + a], out.shape[1 + a], int(scale[2 * a]), int(scale[2 * a + 1]), int(offset[a]))
+            for a in (0, 1)
+        ]
+        if None in axes:
+            continue
+        new = (
+            [axes[0][0], axes[0][1], axes[1][0], axes[1][1]],
+            [axes[0][2], axes[1][2]],
+            [axes[0][3], axes[1][3]],
+        )
+        if [list(map(int, scale)), list(map(int, offset)), list(map(int, border))] == [list(v) for v in new]:
+            continue
+        op.inputs = [op.inputs[0], *(graph.shape_const(values).name for values in new)]
+        count += 1
+    return count
+
+
+# --- narrowing -----------------------------------------------------------------------------------
+def _producers(graph: TosaGraph) -> dict[str, TosaOp]:
+    return {name: op for op in graph.ops for name in op.outputs}
+
+
+def _through_reshapes(producers: dict[str, TosaOp], name: str) -> TosaOp | None:
+    op = producers.get(name)
+    while op is not None and op.op == ts.Op.RESHAPE:
+        op = producers.get(op.inputs[0])
+    return op
+
+
+def _widened_from(graph: TosaGraph, producers: dict[str, TosaOp], name: str, width: int) -> bool:
+    """``name`` holds values of an int type at most ``width`` bytes wide, widened by CAST."""
+    op = _through_reshapes(producers, name)
+    if op is None or op.op != ts.Op.CAST:
+        return False
+    source = graph.tensors[op.inputs[0]].dtype
+    return source in (ts.DType.INT8, ts.DType.INT16) and (source == ts.DType.INT8 or width >= 2)
+
+
+def extremum_casts_as_rescales(graph: TosaGraph, family: str) -> int:
+    """int32 -> int8/int16 CAST of a MAXIMUM/MINIMUM of CAST-widened values -> RESCALE by 1.
+
+    TOSA 1.0 has MAXIMUM/MINIMUM for int32 only, so the INT lowering widens the integers,
+    compares and narrows back with CAST, which Ethos-U55/U65 do not run. The extremum of
+    values of the narrow type is one of them, so a RESCALE by 1 (which saturates where
+    CAST would wrap) gives the same integers.
+    """
+    if not npu_rules.is_u55_class(family):
+        return 0
+    from etarm.operators.quantized import rescale  # the operators package imports torch
+
+    producers = _producers(graph)
+    replacements: dict[int, list[TosaOp]] = {}
+    for op in graph.ops:
+        if op.op != ts.Op.CAST:
+            continue
+        source, result = graph.tensors[op.inputs[0]], graph.tensors[op.outputs[0]]
+        width = {ts.DType.INT8: 1, ts.DType.INT16: 2}.get(result.dtype)
+        if source.dtype != ts.DType.INT32 or width is None:
+            continue
+        extremum = _through_reshapes(producers, source.name)
+        if extremum is None or extremum.op not in (ts.Op.MAXIMUM, ts.Op.MINIMUM):
+            continue
+        if not all(_widened_from(graph, producers, name, width) for name in extremum.inputs):
+            continue
+        replacements[id(op)] = _emitted(graph, op.origin, lambda: rescale(graph, source, 1.0, result.dtype, out=result))
+    _replace(graph, replacements)
+    return len(replacements)
+
+
+REWRITES = (
+    pad_strided_convolutions,
+    subsample_strided_convolutions,
+    pad_strided_max_pools,
+    nearest_resizes_as_half_pixel,
+    extremum_casts_as_rescales,
+)
+
+
+def rewrite_for_npu(graph: TosaGraph, family: str) -> dict[str, int]:
+    """Applies every rewrite; returns how often each one fired (for the report)."""
+    counts = {rewrite.__name__: rewrite(graph, family) for rewrite in REWRITES}
+    return {name: n for name, n in counts.items() if n}

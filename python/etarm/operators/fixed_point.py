@@ -1,0 +1,271 @@
+"""int32 fixed-point arithmetic for the whole-op INT lowerings (softmax, norms, attention).
+
+Everything here uses only TOSA ops that Ethos-U (Vela, U55 and U85) runs: RESCALE, int8
+TABLE, int16 TABLE (int16 extension), ADD/SUB/MUL/MINIMUM/MAXIMUM/CLZ and both shifts on
+int32. No INTDIV, no floats. Notation: "Qk" is an int32 holding ``value * 2**k``.
+
+- ``normalize``/``reciprocal``/``rsqrt``: CLZ brings a positive int32 to [2**30, 2**31)
+  (an even shift for rsqrt); a 256-entry int8 TABLE on its top bits gives a first guess
+  with ~2**-8 relative error and Newton steps (MUL with a rounding shift) refine it. Two
+  steps already reach 2**-28 for 1/x; three are used, so the result is exact to the last
+  bits of Q29 whatever the table rounding.
+- ``exp_lookup``: ``exp(-d * unit)`` for integer distances d >= 0, one lookup per byte
+  of d (exp of a sum is the product of exps): each byte either through a pair of int8
+  TABLEs (high and low byte of a 16-bit value, INT profile) or through one int16 TABLE
+  read at a fraction of 1, whose interpolation ``127 * T[2j] + T[2j + 1]`` returns a
+  22-bit entry exactly (int16 extension).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Callable, Sequence
+
+import numpy as np
+import tosa_serializer as ts
+
+from etarm.errors import EtarmError
+from etarm.operators.quantized import rescale
+from etarm.tosa.graph import TosaGraph, TosaTensor
+
+I8, I16, I32 = ts.DType.INT8, ts.DType.INT16, ts.DType.INT32
+INT32_MAX = 2**31 - 1
+
+
+# --- elementwise int32 ops (equal-rank broadcasting) -------------------------------------------
+def _shape(a: TosaTensor, b: TosaTensor) -> tuple[int, ...]:
+    return tuple(max(x, y) for x, y in zip(a.shape, b.shape))
+
+
+def const(graph: TosaGraph, value: int | Sequence[int] | np.ndarray, rank: int) -> TosaTensor:
+    """An int32 constant broadcastable against rank-``rank`` tensors (a scalar or a full array)."""
+    array = np.asarray(value, dtype=np.int64)
+    if array.ndim == 0:
+        array = array.reshape((1,) * max(rank, 1))
+    if array.min() < -(2**31) or array.max() > INT32_MAX:
+        raise EtarmError(f"internal: int32 constant out of range ({array.min()}..{array.max()})")
+    return graph.const(array.astype(np.int32), I32, stem="fixed")
+
+
+def _operand(graph: TosaGraph, value, rank: int) -> TosaTensor:
+    return value if isinstance(value, TosaTensor) else const(graph, value, rank)
+
+
+def binary(graph: TosaGraph, op, a: TosaTensor, b) -> TosaTensor:
+    b = _operand(graph, b, a.rank)
+    return graph.emit(op, [a, b], _shape(a, b), I32)
+
+
+def add(graph: TosaGraph, a: TosaTensor, b) -> TosaTensor:
+    return binary(graph, ts.Op.ADD, a, b)
+
+
+def sub(graph: TosaGraph, a, b) -> TosaTensor:
+    """``a - b``; ``a`` may be a Python int (then ``b`` gives the rank)."""
+    if not isinstance(a, TosaTensor):
+        a = const(graph, a, b.rank)
+    return binary(graph, ts.Op.SUB, a, b)
+
+
+def minimum(graph: TosaGraph, a: TosaTensor, b) -> TosaTensor:
+    b = _operand(graph, b, a.rank)
+    return graph.emit(ts.Op.MINIMUM, [a, b], _shape(a, b), I32, ts.NanPropagationMode.PROPAGATE)
+
+
+def maximum(graph: TosaGraph, a: TosaTensor, b) -> TosaTensor:
+    b = _operand(graph, b, a.rank)
+    return graph.emit(ts.Op.MAXIMUM, [a, b], _shape(a, b), I32, ts.NanPropagationMode.PROPAGATE)
+
+
+def mul(graph: TosaGraph, a: TosaTensor, b, shift: int = 0) -> TosaTensor:
+    """``round(a * b / 2**shift)`` with a 64-bit product (the result must fit int32)."""
+    if not 0 <= shift <= 63:
+        raise EtarmError(f"internal: MUL shift {shift} out of range")
+    b = _operand(graph, b, a.rank)
+    shift_tensor = graph.const([shift], I8, stem="shift")
+    return graph.emit(ts.Op.MUL, [a, b, shift_tensor], _shape(a, b), I32)
+
+
+def shift_left(graph: TosaGraph, a: TosaTensor, amount) -> TosaTensor:
+    return binary(graph, ts.Op.LOGICAL_LEFT_SHIFT, a, amount)
+
+
+def shift_right(graph: TosaGraph, a: TosaTensor, amount, rounding: bool = True) -> TosaTensor:
+    """Arithmetic shift right, rounding half up when ``rounding``; ``amount`` in 0..31."""
+    amount = _operand(graph, amount, a.rank)
+    return graph.emit(ts.Op.ARITHMETIC_RIGHT_SHIFT, [a, amount], _shape(a, amount), I32, rounding)
+
+
+def absolute(graph: TosaGraph, a: TosaTensor) -> TosaTensor:
+    return graph.emit(ts.Op.ABS, [a], a.shape, I32)
+
+
+def count_leading_zeros(graph: TosaGraph, a: TosaTensor) -> TosaTensor:
+    return graph.emit(ts.Op.CLZ, [a], a.shape, I32)
+
+
+def widen(graph: TosaGraph, tensor: TosaTensor, zero_point: int = 0) -> TosaTensor:
+    """An int8/int16 tensor as int32, ``zero_point`` removed."""
+    return rescale(graph, tensor, 1.0, I32, input_zp=zero_point)
+
+
+def byte_index(graph: TosaGraph, byte: TosaTensor) -> TosaTensor:
+    """int32 values 0..255 as the int8 TABLE index (value - 128)."""
+    return rescale(graph, byte, 1.0, I8, output_zp=-128)
+
+
+# --- table lookups ----------------------------------------------------------------------------
+def int8_table(graph: TosaGraph, index: TosaTensor, entries: np.ndarray) -> TosaTensor:
+    """TABLE of an int8 tensor; ``entries[i]`` answers the index value ``i - 128``."""
+    values = graph.const(np.asarray(entries).astype(np.int8), I8, stem="table")
+    return graph.emit(ts.Op.TABLE, [index, values], index.shape, I8)
+
+
+def wide_lookup(graph: TosaGraph, byte: TosaTensor, values: np.ndarray, int16_tables: bool) -> TosaTensor:
+    """int32 ``values[byte]`` for int32 bytes 0..255 and integer ``values`` in [0, 2**16)
+    (int8 tables) or [0, 127 * 2**15) (int16 tables)."""
+    values = np.asarray(values, dtype=np.int64)
+    if int16_tables:
+        if values.min() < 0 or values.max() > 127 * 32767 + 126:
+            raise EtarmError("internal: int16 wide lookup value out of range")
+        entries = np.zeros(513, np.int64)
+        entries[0:512:2], entries[1:512:2] = np.divmod(values, 127)
+        table = graph.const(entries.astype(np.int16), I16, stem="table")
+        # Input 256 j - 32767 is index 2j at fraction 1: 128 T[2j] + (T[2j+1] - T[2j]).
+        position = graph.emit(ts.Op.CAST, [add(graph, shift_left(graph, byte, 8), -32767)], byte.shape, I16)
+        return graph.emit(ts.Op.TABLE, [position, table], byte.shape, I32)
+    if values.min() < 0 or values.max() >= 1 << 16:
+        raise EtarmError("internal: int8 wide lookup value out of range")
+    index = byte_index(graph, byte)
+    high = int8_table(graph, index, (values >> 8) - 128)
+    low = int8_table(graph, index, (values & 255) - 128)
+    return add(graph, rescale(graph, high, 256.0, I32, input_zp=-128), rescale(graph, low, 1.0, I32, input_zp=-128))
+
+
+# --- reciprocal and inverse square root -----------------------------------------------------------
+def _guess_table(fn: Callable[[np.ndarray], np.ndarray], low: float, high: float) -> np.ndarray:
+    """int8 entries of ``fn(x)`` for x = (i + 128) / 256 (the top byte of a Q31 value in
+    [2**29, 2**31)), encoded affinely so [low, high] spans -127..127."""
+    x = np.maximum(np.arange(256, dtype=np.float64), 64.0) / 256.0
+    encoded = np.round((fn(x) - (low + high) / 2) * 254.0 / (high - low))
+    return np.clip(encoded, -127, 127).astype(np.int64)
+
+
+def _first_guess(graph: TosaGraph, normalized: TosaTensor, fn, low: float, high: float) -> TosaTensor:
+    """Q29 ``fn(normalized / 2**31)`` to ~2**-8 from the top 8 bits of ``normalized``."""
+    index = rescale(graph, normalized, 2.0**-23, I8, output_zp=-128)  # saturates at 127
+    guess = int8_table(graph, index, _guess_table(fn, low, high))
+    step = rescale(graph, guess, (high - low) * 2.0**29 / 254.0, I32)
+    return add(graph, step, round((low + high) / 2 * 2**29))
+
+
+def normalize(graph: TosaGraph, value: TosaTensor) -> tuple[TosaTensor, TosaTensor]:
+    """(value << (n - 1), n) with n = CLZ(value): for value > 0 the first lies in [2**30, 2**31)."""
+    zeros = count_leading_zeros(graph, value)
+    return shift_left(graph, value, sub(graph, zeros, 1)), zeros
+
+
+def reciprocal(graph: TosaGraph, value: TosaTensor, steps: int = 3) -> tuple[TosaTensor, TosaTensor]:
+    """(y, n) with ``1 / value = y * 2**(n - 61)``, y in Q29 within (2**29, 2**30], value > 0."""
+    normalized, zeros = normalize(graph, value)  # x = normalized / 2**31 in [0.5, 1)
+    y = _first_guess(graph, normalized, lambda x: 1.0 / x, 1.0, 2.0)
+    for _ in range(steps):  # y <- y (2 - x y)
+        xy = mul(graph, normalized, y, 31)
+        y = mul(graph, y, sub(graph, 1 << 30, xy), 29)
+    return y, zeros
+
+
+def _rsqrt_parts(graph: TosaGraph, value: TosaTensor, steps: int):
+    half = shift_right(graph, sub(graph, count_leading_zeros(graph, value), 1), 1, rounding=False)
+    normalized = shift_left(graph, value, shift_left(graph, half, 1))  # z = normalized / 2**31 in [0.25, 1)
+    r = _first_guess(graph, normalized, lambda z: 1.0 / np.sqrt(z), 1.0, 2.0)
+    for _ in range(steps):  # r <- r (3 - z r^2) / 2
+        square = mul(graph, r, r, 30)  # Q28, r^2 <= 4
+        zr2 = mul(graph, normalized, square, 31)  # Q28
+        r = mul(graph, r, sub(graph, 3 << 28, zr2), 29)
+    return r, half, normalized
+
+
+def rsqrt(graph: TosaGraph, value: TosaTensor, steps: int = 3) -> tuple[TosaTensor, TosaTensor]:
+    """(r, half) with ``value**-0.5 = r * 2**(half - 29 - 15.5)``, r in Q29, value > 0.
+
+    The value is shifted left by ``2 * half`` into [2**29, 2**31) (an even shift keeps the
+    square root exact), so ``half = (CLZ(value) - 1) // 2``.
+    """
+    r, half, _ = _rsqrt_parts(graph, value, steps)
+    return r, half
+
+
+def square_root(graph: TosaGraph, value: TosaTensor, steps: int = 3) -> tuple[TosaTensor, TosaTensor]:
+    """(s, half) with ``sqrt(value) = s * 2**(15.5 - 29 - half)``, s in Q29, value > 0.
+
+    ``sqrt(z) = z * rsqrt(z)`` on the normalized z keeps all 29 bits for small values too.
+    """
+    r, half, normalized = _rsqrt_parts(graph, value, steps)
+    return mul(graph, normalized, r, 31), half
+
+
+# --- exp of integer distances -----------------------------------------------------------------
+def exp_precision_bits(int16_tables: bool) -> int:
+    """Mantissa bits of one exp lookup: int8 TABLE pairs give 15, int16 TABLEs 21."""
+    return 21 if int16_tables else 15
+
+
+EXP_BITS = 30  # exp_lookup's results are Q30: exp(0) = 2**30
+
+
+def _mantissas_and_exponents(values: np.ndarray, bits: int) -> tuple[np.ndarray, np.ndarray]:
+    """values in (0, 1] as ``mantissa * 2**-(bits + exponent)`` with mantissa in
+    [2**(bits - 1), 2**bits] and exponent 0..31 (values below 2**-32 become 0)."""
+    exponents = np.floor(-np.log2(np.maximum(values, 2.0**-200)))
+    exponents = np.clip(exponents, 0, 31)
+    mantissas = np.round(values * 2.0 ** (exponents + bits))
+    mantissas[values < 2.0**-32] = 0
+    return mantissas.astype(np.int64), exponents.astype(np.int64)
+
+
+def exp_lookup(graph: TosaGraph, distance: TosaTensor, unit: float, max_distance: int, int16_tables: bool) -> TosaTensor:
+    """Q30 ``exp(-distance * unit)`` for int32 distances in [0, max_distance]; exp(0) is
+    exactly 2**30.
+
+    The distance is split in bytes, exp of each byte's share looked up as a mantissa
+    (``wide_lookup``: 15 bits from int8 TABLEs, 21 from int16 ones) and an exponent (an
+    int8 TABLE), like a float: so tiny values keep their relative precision, which
+    matters when a long row of them adds up. Mantissas multiply with rounding shifts,
+    the exponents add, and one shift applies them. Distances past where exp falls below
+    2**-32 are clamped first, and grids finer than 2**-24 of that span coarsened (at most
+    3 bytes; the rounding costs < 2**-19 relative).
+    """
+    bits = exp_precision_bits(int16_tables)
+    negligible = math.ceil((EXP_BITS + 2) * math.log(2) / unit)
+    if max_distance > negligible:
+        distance = minimum(graph, distance, negligible)
+        max_distance = negligible
+    if max_distance >= 1 << 24:  # a finer grid than 2**-24 of the range exp spans: coarsen it
+        extra = math.ceil(math.log2(max_distance + 1)) - 24
+        distance = shift_right(graph, distance, extra)
+        max_distance = (max_distance + (1 << (extra - 1))) >> extra
+        unit *= 2.0**extra
+    byte_count = max(1, math.ceil(math.log2(max_distance + 1) / 8))
+    mantissa = exponent = None
+    remaining = distance
+    for position in range(byte_count):
+        if position == byte_count - 1:
+            byte = remaining
+        else:
+            upper = shift_right(graph, remaining, 8, rounding=False)
+            byte = sub(graph, remaining, shift_left(graph, upper, 8))
+            remaining = upper
+        real = np.exp(-np.arange(256, dtype=np.float64) * unit * 256.0**position)
+        mantissas, exponents = _mantissas_and_exponents(real, bits)
+        factor = wide_lookup(graph, byte, mantissas, int16_tables)
+        mantissa = factor if mantissa is None else mul(graph, mantissa, factor, bits)
+        if exponents.any():
+            shift = widen(graph, int8_table(graph, byte_index(graph, byte), exponents - 128), zero_point=-128)
+            exponent = shift if exponent is None else add(graph, exponent, shift)
+    result = shift_left(graph, mantissa, EXP_BITS - bits)
+    if exponent is not None:
+        if byte_count > 1:
+            exponent = minimum(graph, exponent, 31)
+        result = shift_right(graph, result, exponent)
+    return result

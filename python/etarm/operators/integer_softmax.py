@@ -1,0 +1,181 @@
+"""Softmax and log-softmax on integers (TOSA INT), shared by softmax, log_softmax and attention.
+
+Design: the op is lowered WHOLE in int32 rather than split at quantization time into
+amax/sub/exp/sum/reciprocal/mul ops that each round their result to 8 (or 16) bits.
+Splitting would quantize exp(x - max), its row sum and the reciprocal separately: with
+int8 the sum alone has ~1% error before the division, so the split model is several
+output steps from the float softmax (and needs -inf-free inputs for masking). Whole,
+the only rounding that matters is the final one into the output, so the result is
+within ~1 LSB of ``quantize(softmax(dequantize(x)))`` on both profiles, with ops Vela
+supports on Ethos-U55 and U85 (see fixed_point.py):
+
+1. distance ``d = max(x) - x >= 0`` in integer steps (REDUCE_MAX on the int8/int16
+   input, SUB on int32);
+2. ``e = 2**30 exp(-d * scale)`` from byte-wise lookups (fixed_point.exp_lookup), each
+   a mantissa (15 bits from int8 TABLE pairs, 21 from int16 TABLEs) and an exponent, so
+   tiny terms keep their relative precision; exp(0) = 2**30 exactly;
+3. the row sum S on a grid of 2**(30 - log2 N) per term, plus a second sum of the bits
+   below that grid, so S fits int32 and still counts a long tail of tiny terms;
+4. ``1 / S`` by CLZ normalization, an int8 TABLE guess and Newton steps (Q29);
+5. ``p = e / S`` in Q30 by one MUL and a per-row rounding shift, then ONE RESCALE into
+   the output; log-softmax instead adds ``-d * scale - ln(S / 2**b)`` in int32, with
+   ln of the normalized S interpolated between 257 table points (~2**-19).
+
+Error bound (output LSB): 0.5 for the final rounding; the mantissas' rounding (2**-16
+or 2**-22 relative, shared by equal distances) moves p by at most 2 (bytes) x that,
+< 0.01 LSB for int8 and < 0.03 for int16; the grid of the numerators adds
+2**(log2 N - 31) of exp(0), < 0.02 int16 LSB up to N = 1024. Rows may hold up to
+``MAX_ROW`` values (the int16 bound grows with N past ~4096).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+
+import numpy as np
+import torch
+import tosa_serializer as ts
+
+from etarm.operators import fixed_point as fx
+from etarm.operators.quantized import input_qparams, output_qparams, rescale
+from etarm.operators.reduction import at_least_1d, reduce, reduced_axes
+from etarm.tosa.graph import TosaGraph, TosaTensor
+from etarm.tosa.mapping import tosa_dtype
+from etarm.tosa.quant_params import QuantParams
+
+LN2 = math.log(2.0)
+# Rows longer than this could overflow the int32 row sums (and the distances of int16 inputs).
+MAX_ROW = 1 << 16
+
+
+@dataclasses.dataclass
+class Exponentials:
+    values: TosaTensor  # int32, exp(-distance * unit) * 2**bits
+    total: TosaTensor  # their sum along the axis (kept as size 1)
+    bits: int
+    row: int  # elements summed
+
+
+def exponentials(
+    graph: TosaGraph,
+    distance: TosaTensor,
+    axis: int,
+    unit: float,
+    max_distance: int,
+    int16_tables: bool,
+    gate: TosaTensor | None = None,
+) -> Exponentials:
+    """exp(-distance * unit) on an int32 grid whose sum along ``axis`` fits int32.
+
+    The values may hold at most 2**(30 - log2(row)) each. When the lookup is finer, the
+    sum also adds up the bits below that grid (a second REDUCE_SUM): otherwise a long
+    row of tiny values, each rounded to 0, would be missing from a peaked row's total.
+    ``gate`` (0 or 1, broadcast) zeroes whole rows (attention queries with every key masked).
+    """
+    row = distance.shape[axis]
+    bits = min(fx.EXP_BITS, 30 - math.ceil(math.log2(row)))
+    values = fx.exp_lookup(graph, distance, unit, max_distance, int16_tables)
+    if gate is not None:
+        values = fx.mul(graph, values, gate)
+    if bits == fx.EXP_BITS:
+        return Exponentials(values, reduce(graph, ts.Op.REDUCE_SUM, values, [axis]), bits, row)
+    drop = fx.EXP_BITS - bits
+    coarse = fx.shift_right(graph, values, drop)
+    remainder = fx.sub(graph, values, fx.shift_left(graph, coarse, drop))  # |.| <= 2**(drop - 1)
+    total = reduce(graph, ts.Op.REDUCE_SUM, coarse, [axis])
+    carried = fx.shift_right(graph, reduce(graph, ts.Op.REDUCE_SUM, remainder, [axis]), drop)
+    return Exponentials(coarse, fx.add(graph, total, carried), bits, row)
+
+
+def probabilities(graph: TosaGraph, exps: Exponentials, may_be_empty: bool = False) -> TosaTensor:
+    """Q30 ``values / total``; ``may_be_empty``: rows whose total is 0 give 0 (masked rows)."""
+    total = fx.maximum(graph, exps.total, 1) if may_be_empty else exps.total
+    inverse, zeros = fx.reciprocal(graph, total)  # 1/total = inverse * 2**(zeros - 61)
+    product = fx.mul(graph, exps.values, inverse, exps.bits)  # < 2**30: values <= 2**bits
+    # p * 2**30 = product * 2**(bits + zeros - 31); total >= 2**bits keeps the shift >= 0.
+    shift = fx.sub(graph, 31 - exps.bits, zeros)
+    if may_be_empty:
+        shift = fx.maximum(graph, shift, 0)
+    return fx.shift_right(graph, product, shift)
+
+
+def negative_log(graph: TosaGraph, normalized: TosaTensor, int16_tables: bool) -> tuple[TosaTensor, int]:
+    """(L, q) with ``L = -ln(normalized / 2**31) * 2**q`` for normalized in [2**30, 2**31).
+
+    The top 9 bits j (256..511) pick a segment of x = j / 512 and the 22 bits below
+    interpolate linearly (error <= 2**-19): -ln at the segment start and the drop to the
+    next come from tables, Q22 through int16 TABLEs or Q16 through int8 ones.
+    """
+    q = 22 if int16_tables else 16
+    segment = fx.shift_right(graph, normalized, 22, rounding=False)
+    residual = fx.sub(graph, normalized, fx.shift_left(graph, segment, 22))
+    byte = fx.sub(graph, segment, 256)
+    x = np.arange(256, 513, dtype=np.float64) / 512.0
+    levels = np.round(-np.log(x) * 2.0**q).astype(np.int64)  # decreasing to 0 at x = 1
+    drops = levels[:256] - levels[1:]  # Q16: 128..255, Q22: 2**13..2**14
+    start = fx.wide_lookup(graph, byte, levels[:256], int16_tables)
+    if int16_tables:
+        slope = fx.wide_lookup(graph, byte, drops, int16_tables)
+    else:
+        slope = fx.widen(graph, fx.int8_table(graph, fx.byte_index(graph, byte), drops - 128), zero_point=-128)
+    return fx.sub(graph, start, fx.mul(graph, residual, slope, 22)), q
+
+
+def log_probabilities(
+    graph: TosaGraph, exps: Exponentials, distance: TosaTensor, unit: float, max_distance: int, int16_tables: bool
+) -> tuple[TosaTensor, float]:
+    """(G, w): ``-distance * unit - ln(total / 2**bits)`` as int32 G in steps of w = 2**-W."""
+    normalized, zeros = fx.normalize(graph, exps.total)  # total = x 2**(32 - zeros), x in [0.5, 1)
+    minus_log, q = negative_log(graph, normalized, int16_tables)
+    largest = max_distance * unit + math.log(max(exps.row, 2)) + 32 * LN2
+    power = min(q, 29 - math.ceil(math.log2(largest)))
+    # -ln(total / 2**bits) = -ln(x) - (32 - zeros - bits) ln 2
+    if power < q:
+        minus_log = fx.shift_right(graph, minus_log, q - power)
+    octaves = fx.sub(graph, 32 - exps.bits, zeros)
+    log_total = fx.sub(graph, minus_log, fx.mul(graph, octaves, round(LN2 * 2.0**30), 30 - power))
+    scaled_distance = rescale(graph, distance, unit * 2.0**power, fx.I32)
+    return fx.sub(graph, log_total, scaled_distance), 2.0**-power
+
+
+def distance_from_max(graph: TosaGraph, tensor: TosaTensor, axis: int) -> TosaTensor:
+    """int32 ``max(tensor) - tensor`` along ``axis`` of an int8/int16 tensor (zero points cancel)."""
+    row_max = reduce(graph, ts.Op.REDUCE_MAX, tensor, [axis])
+    return fx.sub(graph, fx.widen(graph, row_max), fx.widen(graph, tensor))
+
+
+def write_output(graph: TosaGraph, value: TosaTensor, unit: float, target: QuantParams, out: TosaTensor) -> TosaTensor:
+    """RESCALE an int32 ``value`` (steps of ``unit``) into the quantized ``out``."""
+    if value.shape != out.shape:
+        value = graph.reshape(value, out.shape)
+    return rescale(
+        graph, value, unit / float(target.scale), tosa_dtype(target.dtype), output_zp=int(target.zero_point), out=out
+    )
+
+
+def quantized_softmax_reason(node) -> str | None:
+    """What the integer (log_)softmax cannot take: rows whose int32 sums could overflow."""
+    value = node.args[0].meta["val"]
+    if value.dim() == 0:
+        return None
+    row = value.shape[reduced_axes(node.args[1], value.dim())[0]]
+    if row > MAX_ROW:
+        return f"dim {node.args[1]} has {row} elements; the integer softmax sums at most {MAX_ROW}"
+    return None
+
+
+def lower_quantized_softmax(graph: TosaGraph, node, log: bool) -> TosaTensor:
+    """(log_)softmax node of quantized input along its ``dim``, into its quantized output."""
+    source, target = input_qparams(node, 0), output_qparams(node)
+    x = at_least_1d(graph, graph.value(node.args[0]))
+    axis = reduced_axes(node.args[1], x.rank)[0]
+    int16_tables = source.dtype == torch.int16
+    unit, max_distance = float(source.scale), source.qmax - source.qmin
+    distance = distance_from_max(graph, x, axis)
+    exps = exponentials(graph, distance, axis, unit, max_distance, int16_tables)
+    if log:
+        value, step = log_probabilities(graph, exps, distance, unit, max_distance, int16_tables)
+    else:
+        value, step = probabilities(graph, exps), 2.0**-30
+    return write_output(graph, value, step, target, graph.out(node))

@@ -1,0 +1,21 @@
+"""aten.silu, kept whole: x * SIGMOID(x); quantized (INT), a lookup table (quantized_lookup.py).
+
+Decomposed, its input would feed both sigmoid and the product with no quantization
+between them, which the INT profile cannot take; whole, it is a single TABLE.
+"""
+
+import torch
+
+from etarm.operators.pointwise import FloatUnaryVisitor
+from etarm.operators.quantized_lookup import LookupLowering
+from etarm.operators.registry import register
+
+
+@register
+class SiluVisitor(LookupLowering, FloatUnaryVisitor):
+    targets = ("aten.silu.default",)
+    preserved_ops = (torch.ops.aten.silu.default,)
+    function = torch.ops.aten.silu.default
+
+    def compute(self, c, x):
+        return c.mul(x, c.sigmoid(x))

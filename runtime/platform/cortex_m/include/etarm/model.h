@@ -1,0 +1,22 @@
+/*
+ * The model embedded in a firmware image by etarm_firmware() (runtime/platform/firmware.bzl):
+ * the .pte file's bytes, unchanged, in the board's bulk region (DDR on Corstone-300),
+ * 64-byte aligned.
+ */
+#ifndef ETARM_MODEL_H_
+#define ETARM_MODEL_H_
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+extern const uint8_t etarm_model_data[];
+extern const uint32_t etarm_model_size;
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* ETARM_MODEL_H_ */

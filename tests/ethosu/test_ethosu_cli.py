@@ -1,0 +1,99 @@
+"""`etarm compile -t ethos-u...` through the CLI process: the estimates table, the report,
+-i outputs, and errors as one line without a traceback."""
+
+import json
+import os
+import subprocess
+import sys
+
+from etarm.ethosu import EthosUPayload
+from etarm.pte import delegate_payloads
+
+
+def run_cli(*args) -> subprocess.CompletedProcess:
+    """The built py_binary under Bazel (ETARM_CLI), else the module."""
+    cli = os.environ.get("ETARM_CLI")
+    command = [cli, *args] if cli else [sys.executable, "-m", "etarm.cli", *args]
+    return subprocess.run(command, capture_output=True, text=True, timeout=900)
+
+
+def test_compile_for_ethos_u85_with_system_config_and_memory_mode(tmp_path):
+    pte, report_path, intermediates = tmp_path / "mlp.pte", tmp_path / "report.json", tmp_path / "int"
+    proc = run_cli(
+        "compile", "-m", "mlp", "-t", "ethos-u85-256", "-q", "-o", str(pte), "-i", str(intermediates),
+        "--report", str(report_path), "--system_config", "Ethos_U85_SYS_DRAM_High", "--memory_mode", "Shared_Sram",
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    header = "Vela 5.2.0 estimates: ethos-u85-256, Ethos_U85_SYS_DRAM_High, Shared_Sram, 1000 MHz"
+    row = lines[lines.index(header) + 2].split()
+    assert lines[lines.index(header) + 1].split() == [
+        "part", "cycles", "NPU", "cycles", "time", "us", "inf/s", "MACs", "SRAM", "B", "flash", "B", "DRAM", "B",
+    ]  # fmt: skip
+    report = json.loads(report_path.read_text())
+    (partition,) = report["partitions"]
+    vela = partition["vela"]
+    assert row == [
+        "0", str(vela["cycles_total"]), str(vela["cycles_npu"]), f"{vela['inference_time_s'] * 1e6:.2f}",
+        f"{vela['inferences_per_second']:.0f}", str(vela["macs"]), str(vela["sram_bytes"]), str(vela["flash_bytes"]),
+        str(vela["dram_bytes"]),
+    ]  # fmt: skip
+    assert (vela["system_config"], vela["memory_mode"], vela["macs"]) == ("Ethos_U85_SYS_DRAM_High", "Shared_Sram", 1664)
+    assert report["target"] == "ethos-u85-256" and report["quantized"] is True
+    assert sorted(os.listdir(intermediates)) == [
+        "partition_0.ethosu.bin",
+        "partition_0.tosa",
+        "partition_0_summary_Ethos_U85_SYS_DRAM_High.csv",
+        "partition_0_vela.npz",
+    ]
+    (payload,) = delegate_payloads(pte.read_bytes())
+    assert payload.backend_id == "EthosUBackend"
+    assert EthosUPayload.from_bytes(payload.data).scratch_size == vela["scratch_bytes"]
+
+
+def _error(proc) -> str:
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert "Traceback" not in proc.stderr
+    (line,) = [l for l in proc.stderr.splitlines() if l.startswith("etarm: error: ")]
+    return line
+
+
+def test_ethos_u_needs_quantization(tmp_path):
+    proc = run_cli("compile", "-m", "mlp", "-t", "ethos-u55-128", "-o", str(tmp_path / "x.pte"))
+    assert _error(proc) == (
+        "etarm: error: target 'ethos-u55-128' runs integer models only: add -q (quantize=True) to quantize the model"
+    )
+
+
+def test_memory_mode_that_does_not_fit_the_npu(tmp_path):
+    proc = run_cli("compile", "-m", "mlp", "-t", "ethos-u55-128", "-q", "--memory_mode", "Dedicated_Sram", "-o", str(tmp_path))
+    assert _error(proc) == (
+        "etarm: error: memory mode 'Dedicated_Sram' puts the arena (scratch) on AXI1, which is read-only on "
+        "Ethos-U55: use Shared_Sram or Sram_Only"
+    )
+
+
+GAP_MODEL = '''
+import torch
+import etarm.ethosu.backend
+import etarm.ethosu.operator_support
+
+# Simulate a support-rule gap so the strided depthwise convolution reaches Vela, which refuses it.
+etarm.ethosu.operator_support._RULES["aten.convolution.default"] = lambda node, target: None
+etarm.ethosu.backend.check_graph = lambda graph, family: []
+
+torch.manual_seed(0)
+ModelUnderTest = torch.nn.Conv2d(4, 4, 3, stride=4, padding=1, groups=4).eval()
+ModelInputs = (torch.randn(1, 4, 17, 17),)
+'''
+
+
+def test_vela_failure_is_one_clear_message(tmp_path):
+    model = tmp_path / "gap.py"
+    model.write_text(GAP_MODEL)
+    proc = run_cli("compile", "-m", str(model), "-t", "ethos-u55-128", "-q", "-o", str(tmp_path))
+    assert _error(proc) == (
+        "etarm: error: Vela ethos-u55-128 (Ethos_U55_High_End_Embedded, Shared_Sram) failed: "
+        "Non-passthrough operation (DepthwiseConv2D) could not run on NPU"
+    )
+    assert "  the DepthwiseConv2D comes from: aten.convolution.default (node 'aten_convolution_default')" in proc.stderr

@@ -1,0 +1,196 @@
+"""The TOSA rewrites for Ethos-U55/U65 (python/etarm/ethosu/tosa_rewrites.py) against Vela itself.
+
+Each case is a small TOSA INT graph refused for ethos-u55-128 as lowered (by Vela 5.2.0, or
+by the documented limits the TOSA checks apply). After the rewrite the graph must give
+bit-identical results on the TOSA reference model, pass the TOSA-level checks, and
+compile with Vela; Ethos-U85 needs none of them.
+"""
+
+import os
+
+import numpy as np
+import pytest
+import tosa_serializer as ts
+
+from etarm.ethosu.compile_spec import EthosUCompileSpec
+from etarm.ethosu.tosa_checks import check_graph
+from etarm.ethosu.tosa_rewrites import half_pixel_nearest, rewrite_for_npu
+from etarm.ethosu.vela import VelaError, run_vela
+from etarm.testing.tosa_reference import run_tosa
+from etarm.tosa.graph import TosaGraph
+from etarm.tosa.specification import TosaSpecification
+
+I8, I16, I32 = ts.DType.INT8, ts.DType.INT16, ts.DType.INT32
+
+
+def _graph():
+    return TosaGraph(TosaSpecification.create_from_string("TOSA-1.0+INT+int16"))
+
+
+def _input(graph, shape, dtype=I8, name="x"):
+    tensor = graph.temp(shape, dtype, stem=name)
+    graph.inputs.append(tensor.name)
+    return tensor
+
+
+def _rescale(graph, tensor, multiplier=1 << 30, shift=36, dtype=I8):
+    """RESCALE by multiplier * 2**-shift (per tensor, or per channel with a list)."""
+    multipliers = np.atleast_1d(multiplier)
+    per_channel = multipliers.size > 1
+    inputs = [
+        tensor, graph.const(multipliers, I32), graph.const(np.full(multipliers.size, shift), I8),
+        graph.const([0], tensor.dtype), graph.const([0], dtype),
+    ]  # fmt: skip
+    return graph.emit(ts.Op.RESCALE, inputs, tensor.shape, dtype, True, ts.RoundingMode.SINGLE_ROUND, per_channel, False, False)
+
+
+def conv(shape, kernel, stride, pad=(0, 0, 0, 0), dilation=(1, 1), depthwise=True, rescaled=True, zero_point=0):
+    def build(graph):
+        x = _input(graph, shape)
+        n, h, w, c = shape
+        rng = np.random.default_rng(0)
+        weights = graph.const(rng.integers(-3, 4, (*kernel, c, 1) if depthwise else (6, *kernel, c)), I8)
+        out_c = c if depthwise else 6
+        oh = (h + pad[0] + pad[1] - dilation[0] * (kernel[0] - 1) - 1) // stride[0] + 1
+        ow = (w + pad[2] + pad[3] - dilation[1] * (kernel[1] - 1) - 1) // stride[1] + 1
+        op = ts.Op.DEPTHWISE_CONV2D if depthwise else ts.Op.CONV2D
+        operands = [x, weights, graph.const(rng.integers(-50, 50, out_c), I32), graph.const([zero_point], I8), graph.const([0], I8)]
+        acc = graph.emit(op, operands, (n, oh, ow, out_c), I32, list(pad), list(stride), list(dilation), False, I32)
+        if not rescaled:
+            return acc
+        return _rescale(graph, acc, multiplier=list(range(1 << 30, (1 << 30) + out_c)) if out_c > 1 else 1 << 30)
+
+    return build
+
+
+def max_pool(shape, kernel, stride, pad):
+    def build(graph):
+        x = _input(graph, shape)
+        n, h, w, c = shape
+        out = (n, (h + pad[0] + pad[1] - kernel[0]) // stride[0] + 1, (w + pad[2] + pad[3] - kernel[1]) // stride[1] + 1, c)
+        return graph.emit(ts.Op.MAX_POOL2D, [x], out, I8, list(kernel), list(stride), list(pad), ts.NanPropagationMode.PROPAGATE)
+
+    return build
+
+
+def nearest(shape, out_hw, scale, offset, border):
+    def build(graph):
+        x = _input(graph, shape)
+        params = [graph.shape_const(scale), graph.shape_const(offset), graph.shape_const(border)]
+        return graph.emit(ts.Op.RESIZE, [x, *params], (shape[0], *out_hw, shape[3]), I8, ts.ResizeMode.NEAREST)
+
+    return build
+
+
+def extremum(op, shape_a, shape_b, dtype=I8):
+    """The INT lowering of maximum/minimum with shared parameters: widen, compare, narrow by CAST."""
+
+    def build(graph):
+        a, b = _input(graph, shape_a, dtype, "a"), _input(graph, shape_b, dtype, "b")
+        wide = [graph.emit(ts.Op.CAST, [t], t.shape, I32) for t in (a, b)]
+        shape = tuple(max(p, q) for p, q in zip(shape_a, shape_b))
+        result = graph.emit(op, wide, shape, I32, ts.NanPropagationMode.PROPAGATE)
+        flat = graph.reshape(result, (int(np.prod(shape)),))  # a RESHAPE between, as after broadcasting
+        return graph.emit(ts.Op.CAST, [flat], flat.shape, dtype)
+
+    return build
+
+
+CASES = {
+    # name: (graph builder, the rewrite expected to fire)
+    "depthwise stride 4 padded": (conv((1, 17, 13, 8), (3, 3), (4, 4), (1, 1, 1, 1)), "subsample_strided_convolutions"),
+    "depthwise stride (5, 2)": (conv((1, 20, 12, 4), (5, 3), (5, 2), (0, 0, 1, 0)), "subsample_strided_convolutions"),
+    "depthwise stride 4, int32 result": (conv((1, 16, 16, 4), (4, 4), (4, 4), rescaled=False), "subsample_strided_convolutions"),
+    "depthwise global 25x5 window": (conv((1, 25, 5, 8), (25, 5), (25, 5)), "subsample_strided_convolutions"),
+    "depthwise stride 4, zero point": (conv((1, 16, 16, 4), (4, 4), (4, 4), zero_point=-5), "subsample_strided_convolutions"),
+    "conv stride 4 dilated": (conv((1, 21, 25, 4), (3, 3), (4, 4), dilation=(2, 2), depthwise=False), "subsample_strided_convolutions"),
+    "max pool stride 4 padded": (max_pool((1, 18, 18, 8), (4, 4), (4, 4), (1, 1, 1, 1)), "pad_strided_max_pools"),
+    "max pool stride (4, 5) padded": (max_pool((1, 17, 19, 4), (3, 5), (4, 5), (1, 1, 0, 1)), "pad_strided_max_pools"),
+    "nearest 2x (etarm's encoding)": (nearest((1, 8, 6, 4), (16, 12), [2, 1, 2, 1], [-1, -1], [0, 0]), "nearest_resizes_as_half_pixel"),
+    "nearest 4x": (nearest((1, 4, 5, 4), (16, 20), [4, 1, 4, 1], [-2, -2], [1, 1]), "nearest_resizes_as_half_pixel"),
+    "maximum int8": (extremum(ts.Op.MAXIMUM, (1, 4, 8, 8), (1, 4, 1, 8)), "extremum_casts_as_rescales"),
+    "minimum int16": (extremum(ts.Op.MINIMUM, (2, 8, 8), (2, 8, 8), I16), "extremum_casts_as_rescales"),
+}
+
+
+def _compiles(graph, target, directory) -> str | None:
+    """None when Vela compiles the graph for ``target``, else its message."""
+    path = os.path.join(directory, "g.tosa")
+    with open(path, "wb") as f:
+        f.write(graph.serialize())
+    try:
+        run_vela(path, EthosUCompileSpec(target), str(directory))
+        return None
+    except VelaError as exc:
+        return str(exc)
+
+
+def _inputs(graph):
+    rng = np.random.default_rng(3)
+    arrays = []
+    for name in graph.inputs:
+        tensor = graph.tensors[name]
+        info = np.iinfo(np.int8 if tensor.dtype == I8 else np.int16)
+        arrays.append(rng.integers(info.min, info.max + 1, tensor.shape).astype(info.dtype))
+    return arrays
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_rewrite_is_exact_and_compiles_on_u55(tmp_path, case):
+    build, rewrite = CASES[case]
+    graph = _graph()
+    graph.mark_output(build(graph))
+    inputs = _inputs(graph)
+    before = run_tosa(graph.serialize(), inputs)
+    # Refused as lowered: by Vela, or by the documented limits the TOSA checks apply (Vela 5.2.0
+    # compiles a global window's stride and an int32 -> int8 CAST, which its documentation excludes).
+    assert check_graph(graph, "u55") or _compiles(graph, "ethos-u55-128", tmp_path), "nothing to rewrite"
+    assert rewrite_for_npu(graph, "u85") == {}  # U85 runs the graph as it is
+    assert rewrite_for_npu(graph, "u55") == {rewrite: 1}
+    after = run_tosa(graph.serialize(), inputs)
+    for got, want in zip(after, before, strict=True):
+        np.testing.assert_array_equal(got, want)
+    assert check_graph(graph, "u55") == []
+    assert _compiles(graph, "ethos-u55-128", tmp_path) is None
+
+
+def test_global_window_only_changes_the_stride():
+    graph = _graph()
+    graph.mark_output(conv((1, 25, 5, 8), (25, 5), (25, 5))(graph))
+    rewrite_for_npu(graph, "u55")
+    assert [op.op.name for op in graph.ops] == ["DEPTHWISE_CONV2D", "RESCALE"]
+    assert graph.ops[0].attr_args[1] == [1, 1]
+
+
+def test_subsampling_follows_the_rescale():
+    """int8 rather than int32 data is subsampled when the convolution feeds one RESCALE."""
+    graph = _graph()
+    graph.mark_output(conv((1, 17, 19, 8), (3, 3), (4, 4), (1, 1, 1, 1))(graph))
+    rewrite_for_npu(graph, "u55")
+    names = [op.op.name for op in graph.ops]
+    assert names[:2] == ["DEPTHWISE_CONV2D", "RESCALE"] and "SLICE" in names[2:]
+    assert all(graph.tensors[op.inputs[0]].dtype == I8 for op in graph.ops if op.op == ts.Op.SLICE)
+
+
+@pytest.mark.parametrize(
+    "in_size, out_size, params, expected",
+    [
+        (8, 16, (2, 1, -1), (4, 2, -1, 1)),  # etarm's nearest 2x
+        (8, 16, (4, 2, -1), (4, 2, -1, 1)),  # already half-pixel
+        (3, 24, (8, 1, -4), (16, 2, -7, 7)),  # 8x
+        (8, 24, (6, 2, -2), None),  # 3x: Vela upscales by powers of two only
+        (8, 16, (2, 1, 0), None),  # rounds half up to the next row: not a repeat
+        (1, 1, (1, 1, 0), (2, 2, 0, 0)),
+    ],
+)
+def test_half_pixel_nearest(in_size, out_size, params, expected):
+    assert half_pixel_nearest(in_size, out_size, *params) == expected
+
+
+def test_casts_not_after_an_extremum_stay():
+    """A CAST of int32 data of unknown range keeps wrapping (and stays a U55 violation)."""
+    graph = _graph()
+    x = _input(graph, (1, 8), I32)
+    graph.mark_output(graph.emit(ts.Op.CAST, [x], x.shape, I8))
+    assert rewrite_for_npu(graph, "u55") == {}
+    assert [v.tosa_op for v in check_graph(graph, "u55")] == ["CAST"]
