@@ -185,14 +185,14 @@ void run(const char* pte_path, const std::vector<uint8_t>& cmd, const std::vecto
     for (size_t i = 0; i < facts.inputs.size(); ++i) {
       const IoFact& f = facts.inputs[i];
       CHECK(f.dtype == "int8");
-      const std::vector<uint8_t>& region = inv.regions[f.region].bytes;
-      CHECK(f.offset + f.nbytes <= region.size());
-      if (f.offset + f.nbytes > region.size()) continue;
+      const std::vector<uint8_t> found = inv.bytes(f.region, f.offset, f.nbytes);
+      CHECK_EQ(found.size(), f.nbytes);
+      if (found.size() != f.nbytes) continue;
       size_t mismatches = 0;
       for (size_t k = 0; k < f.nbytes; ++k) {
-        const bool differs = static_cast<int8_t>(region[f.offset + k]) != input_q(i, k);
+        const bool differs = static_cast<int8_t>(found[k]) != input_q(i, k);
         if (differs && mismatches < 8) {
-          std::printf("  input %zu value %zu: %d in the arena, %d expected\n", i, k, static_cast<int8_t>(region[f.offset + k]),
+          std::printf("  input %zu value %zu: %d in the arena, %d expected\n", i, k, static_cast<int8_t>(found[k]),
                       input_q(i, k));
         }
         mismatches += differs;

@@ -32,6 +32,17 @@ struct Invocation {
   std::vector<uint8_t> command_stream;
   const uint8_t* command_stream_address;
   std::vector<RecordedRegion> regions;
+
+  // `size` bytes at `offset` of `region` as the NPU found them (e.g. an input the delegate
+  // copied into the arena); empty if that range was not handed over.
+  std::vector<uint8_t> bytes(uint32_t region, size_t offset, size_t size) const {
+    if (region >= regions.size() || offset > regions[region].bytes.size() ||
+        size > regions[region].bytes.size() - offset) {
+      return {};
+    }
+    const uint8_t* start = regions[region].bytes.data() + offset;
+    return std::vector<uint8_t>(start, start + size);
+  }
 };
 
 class RecordingDriver final : public EthosUDriver {
