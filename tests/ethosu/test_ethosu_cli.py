@@ -78,12 +78,12 @@ import torch
 import etarm.ethosu.backend
 import etarm.ethosu.operator_support
 
-# Simulate a support-rule gap so the strided depthwise convolution reaches Vela, which refuses it.
-etarm.ethosu.operator_support._RULES["aten.convolution.default"] = lambda node, target: None
+# Simulate a support-rule gap so the bilinear resize reaches Vela, which refuses it on U55.
+etarm.ethosu.operator_support._RULES["aten.upsample_bilinear2d.vec"] = lambda node, target: None
 etarm.ethosu.backend.check_graph = lambda graph, family: []
 
 torch.manual_seed(0)
-ModelUnderTest = torch.nn.Conv2d(4, 4, 3, stride=4, padding=1, groups=4).eval()
+ModelUnderTest = torch.nn.Sequential(torch.nn.Conv2d(4, 4, 1), torch.nn.Upsample(scale_factor=2, mode="bilinear")).eval()
 ModelInputs = (torch.randn(1, 4, 17, 17),)
 '''
 
@@ -94,6 +94,6 @@ def test_vela_failure_is_one_clear_message(tmp_path):
     proc = run_cli("compile", "-m", str(model), "-t", "ethos-u55-128", "-q", "-o", str(tmp_path))
     assert _error(proc) == (
         "etarm: error: Vela ethos-u55-128 (Ethos_U55_High_End_Embedded, Shared_Sram) failed: "
-        "Non-passthrough operation (DepthwiseConv2D) could not run on NPU"
+        "Non-passthrough operation (Resize) could not run on NPU"
     )
-    assert "  the DepthwiseConv2D comes from: aten.convolution.default (node 'aten_convolution_default')" in proc.stderr
+    assert "  the Resize comes from: aten.upsample_bilinear2d.vec (node 'aten_upsample_bilinear2d_vec')" in proc.stderr

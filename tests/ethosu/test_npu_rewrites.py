@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 import tosa_serializer as ts
 
+from etarm.ethosu import npu_rules
 from etarm.ethosu.compile_spec import EthosUCompileSpec
 from etarm.ethosu.tosa_checks import check_graph
 from etarm.ethosu.tosa_rewrites import half_pixel_nearest, rewrite_for_npu
@@ -96,6 +97,17 @@ def extremum(op, shape_a, shape_b, dtype=I8):
     return build
 
 
+def long_sum(length, rows=1):
+    """The quantized sum over the last axis of a [rows, length] tensor: widen, REDUCE_SUM, RESCALE."""
+
+    def build(graph):
+        x = _input(graph, (rows, length))
+        total = graph.emit(ts.Op.REDUCE_SUM, [_widen(graph, x, 3)], (rows, 1), I32, 1)
+        return _rescale(graph, total, 1 << 30, 46)
+
+    return build
+
+
 CASES = {
     # name: (graph builder, the rewrite expected to fire)
     "depthwise stride 4 padded": (conv((1, 17, 13, 8), (3, 3), (4, 4), (1, 1, 1, 1)), "subsample_strided_convolutions"),
@@ -109,6 +121,8 @@ CASES = {
     "nearest 2x (etarm's encoding)": (nearest((1, 8, 6, 4), (16, 12), [2, 1, 2, 1], [-1, -1], [0, 0]), "nearest_resizes_as_half_pixel"),
     "nearest 4x": (nearest((1, 4, 5, 4), (16, 20), [4, 1, 4, 1], [-2, -2], [1, 1]), "nearest_resizes_as_half_pixel"),
     "maximum int8": (extremum(ts.Op.MAXIMUM, (1, 4, 8, 8), (1, 4, 1, 8)), "extremum_casts_as_rescales"),
+    "sum over 90000 values": (long_sum(90000, 2), "sums_in_steps"),  # 2 x 45000
+    "sum over 70001 values (prime)": (long_sum(70001), "sums_in_steps"),  # zero-padded to 2 x 65536
     "minimum int16": (extremum(ts.Op.MINIMUM, (2, 8, 8), (2, 8, 8), I16), "extremum_casts_as_rescales"),
 }
 
@@ -173,6 +187,16 @@ def test_subsampling_follows_the_rescale():
 
 
 @pytest.mark.parametrize(
+    "size, split",
+    [(65536, (1, 65536)), (90000, (2, 45000)), (70001, (2, 65536)), (65536 * 3 + 5, (4, 65536)), (2**32, (65536, 65536))],
+)
+def test_sum_split(size, split):
+    assert npu_rules.sum_split(size) == split
+    outer, inner = split
+    assert outer * inner >= size and max(split) <= 65536
+
+
+@pytest.mark.parametrize(
     "in_size, out_size, params, expected",
     [
         (8, 16, (2, 1, -1), (4, 2, -1, 1)),  # etarm's nearest 2x
@@ -194,3 +218,114 @@ def test_casts_not_after_an_extremum_stay():
     graph.mark_output(graph.emit(ts.Op.CAST, [x], x.shape, I8))
     assert rewrite_for_npu(graph, "u55") == {}
     assert [v.tosa_op for v in check_graph(graph, "u55")] == ["CAST"]
+
+
+# --- rewrites that only save cycles (both families) ---------------------------------------------
+def _widen(graph, tensor, zero_point=0, multiplier=1 << 30, shift=30):
+    """int8 -> int32 ``(q - zero_point) * multiplier * 2**-shift`` (by default the INT
+    lowering's centring RESCALE; ADD operands are scaled up to a common scale)."""
+    inputs = [tensor, graph.const([multiplier], I32), graph.const([shift], I8), graph.const([zero_point], I8), graph.const([0], I32)]
+    return graph.emit(ts.Op.RESCALE, inputs, tensor.shape, I32, True, ts.RoundingMode.SINGLE_ROUND, False, False, False)
+
+
+def spatial_mean(perm=(0, 3, 1, 2), merged=(32, 64), axis=1):
+    """mean over H, W of an NHWC tensor as the INT lowering leaves it: widen, TRANSPOSE to
+    NCHW, RESHAPE, REDUCE_SUM, RESCALE."""
+
+    def build(graph):
+        x = _input(graph, (1, 8, 8, 32))
+        moved = graph.emit(ts.Op.TRANSPOSE, [_widen(graph, x, -7)], tuple((1, 8, 8, 32)[p] for p in perm), I32, list(perm))
+        flat = graph.reshape(moved, merged)
+        shape = list(merged)
+        shape[axis] = 1
+        return _rescale(graph, graph.emit(ts.Op.REDUCE_SUM, [flat], tuple(shape), I32, axis), 1 << 30, 36)
+
+    return build
+
+
+def global_pool(shape=(1, 25, 5, 32)):
+    def build(graph):
+        x = _input(graph, shape)
+        n, h, w, c = shape
+        operands = [x, graph.const(np.ones((h, w, c, 1)), I8), graph.const(np.zeros(c), I32), graph.const([-3], I8), graph.const([0], I8)]
+        acc = graph.emit(ts.Op.DEPTHWISE_CONV2D, operands, (n, 1, 1, c), I32, [0, 0, 0, 0], [h, w], [1, 1], False, I32)
+        return _rescale(graph, acc, 1 << 30, 37)
+
+    return build
+
+
+def residual_add(graph):
+    """x (NCHW) + a channels-last convolution of it: the convolution's result widened, then
+    TRANSPOSEd to NCHW, then ADD (as the layout passes leave a residual block)."""
+    x = _input(graph, (1, 16, 12, 12), name="x")
+    nhwc = graph.emit(ts.Op.TRANSPOSE, [x], (1, 12, 12, 16), I8, [0, 2, 3, 1])
+    weights = graph.const(np.random.default_rng(1).integers(-3, 4, (16, 1, 1, 16)), I8)
+    operands = [nhwc, weights, graph.const(np.zeros(16), I32), graph.const([5], I8), graph.const([0], I8)]
+    acc = graph.emit(ts.Op.CONV2D, operands, (1, 12, 12, 16), I32, [0, 0, 0, 0], [1, 1], [1, 1], False, I32)
+    branch = _rescale(graph, acc, 1 << 30, 36)
+    # the operand scales inverted_residual's add gets (2**19 and ~2**16.98)
+    wide = graph.emit(ts.Op.TRANSPOSE, [_widen(graph, branch, 0, 2113952428, 14)], (1, 16, 12, 12), I32, [0, 3, 1, 2])
+    total = graph.emit(ts.Op.ADD, [_widen(graph, x, 5, 1 << 30, 11), wide], (1, 16, 12, 12), I32)
+    return _rescale(graph, total, 2107965936, 50)
+
+
+def pooled_to_nchw(graph):
+    x = _input(graph, (1, 1, 1, 32))
+    return graph.emit(ts.Op.TRANSPOSE, [x], (1, 32, 1, 1), I8, [0, 3, 1, 2])
+
+
+SAVINGS = {
+    "spatial mean": (spatial_mean(), "reductions_without_transposes"),
+    "global average pool": (global_pool(), "global_pools_as_sums"),
+    "residual add": (residual_add, "narrow_transposes"),
+    "1x1 image to NCHW": (pooled_to_nchw, "trivial_transposes_as_reshapes"),
+}
+
+
+def _cycles(graph, target, directory) -> int:
+    path = os.path.join(directory, "g.tosa")
+    with open(path, "wb") as f:
+        f.write(graph.serialize())
+    return run_vela(path, EthosUCompileSpec(target), str(directory)).estimates["cycles_total"]
+
+
+@pytest.mark.parametrize("target", ["ethos-u55-128", "ethos-u85-256"])
+@pytest.mark.parametrize("case", list(SAVINGS))
+def test_rewrite_is_exact_and_costs_no_more(tmp_path, case, target):
+    build, rewrite = SAVINGS[case]
+    graph = _graph()
+    graph.mark_output(build(graph))
+    inputs = _inputs(graph)
+    before, cycles = run_tosa(graph.serialize(), inputs), _cycles(graph, target, tmp_path)
+    assert rewrite_for_npu(graph, EthosUCompileSpec(target).family.key) == {rewrite: 1}
+    for got, want in zip(run_tosa(graph.serialize(), inputs), before, strict=True):
+        np.testing.assert_array_equal(got, want)
+    saved = cycles - _cycles(graph, target, tmp_path)
+    assert saved >= 0 if case == "1x1 image to NCHW" else saved > 0, f"{cycles} cycles before, {cycles - saved} after"
+
+
+@pytest.mark.parametrize(
+    "perm, merged, axis",
+    [
+        ((0, 3, 2, 1), (32, 64), 1),  # the kept channels would come out in another order: no
+        ((0, 3, 1, 2), (256, 8), 1),  # sums over W only while C and H swap: no
+    ],
+)
+def test_reductions_keep_transposes_that_matter(perm, merged, axis):
+    graph = _graph()
+    graph.mark_output(spatial_mean(perm, merged, axis)(graph))
+    assert "reductions_without_transposes" not in rewrite_for_npu(graph, "u85")
+
+
+def test_long_mean_runs_on_ethos_u55_in_steps():
+    """Through the flow: a mean over 300x300 values (the lowering merges H and W into one axis)."""
+    import torch
+
+    from etarm.compiler import compile_model
+    from etarm.testing.cpu_fallback import Fn
+
+    torch.manual_seed(0)
+    report = compile_model(Fn(lambda x: x.mean(dim=(2, 3))), (torch.randn(1, 4, 300, 300),), "ethos-u55-128", quantize=True).report
+    assert all("quantize" in entry["op"] for entry in report["cpu_ops"])
+    (partition,) = report["partitions"]
+    assert partition["npu_rewrites"] == {"sums_in_steps": 1}

@@ -233,7 +233,7 @@ def test_vela_option_errors_are_clear(tmp_path):
         ("u55", lambda: npu_rules.table_reason("u55", "int16")),
         ("u55", lambda: npu_rules.resize_reason("u55", 3, 3)),
         ("u55", lambda: npu_rules.dtype_reason("u55", "bool")),
-        ("u55", lambda: npu_rules.reduce_sum_reason("u55", (70000, 2), 0)),
+        ("u55", lambda: npu_rules.native_reduce_sum_reason("u55", (70000, 2), 0)),
         ("u55", lambda: npu_rules.rank_reason((1,) * 7)),
         ("u55", lambda: npu_rules.transpose_convolution_reason("u55", (3, 3), (4, 4), (3, 3))),
     ],

@@ -193,7 +193,39 @@ def argmax_reason(family: str, shape: Sequence[int], axis: int) -> str | None:
     return None
 
 
+def sum_split(size: int) -> tuple[int, int]:
+    """(outer, inner) with outer * inner >= size, both <= 2**16: how a sum over ``size``
+    values goes in two steps (exactly ``size`` when it factors so, else zero-padded)."""
+    low = -(-size // AXIS_LIMIT)
+    outer = next((d for d in range(low, AXIS_LIMIT + 1) if size % d == 0 and size // d <= AXIS_LIMIT), None)
+    return (outer, size // outer) if outer else (low, AXIS_LIMIT)
+
+
+def sum_steps(shape: Sequence[int], axis: int) -> list[tuple[tuple[int, ...], int]]:
+    """The (shape, axis) of each REDUCE_SUM a sum over ``axis`` of ``shape`` takes on
+    Ethos-U55/U65: one, or two (inner part first) for more than 2**16 values."""
+    axis %= len(shape)
+    if shape[axis] <= AXIS_LIMIT:
+        return [(tuple(shape), axis)]
+    outer, inner = sum_split(shape[axis])
+    split = (*shape[:axis], outer, inner, *shape[axis + 1 :])
+    once = (*shape[:axis], outer, 1, *shape[axis + 1 :])
+    return [(split, axis + 1), (once, axis)]
+
+
 def reduce_sum_reason(family: str, shape: Sequence[int], axis: int) -> str | None:
+    """A sum the NPU runs, in steps where it holds more than 2**16 values (tosa_rewrites)."""
+    if not is_u55_class(family):
+        return None
+    for step_shape, step_axis in sum_steps(shape, axis):
+        reason = native_reduce_sum_reason(family, step_shape, step_axis)
+        if reason:
+            return reason if len(step_shape) == len(shape) else f"sum over {shape[axis % len(shape)]} values in steps: {reason}"
+    return None
+
+
+def native_reduce_sum_reason(family: str, shape: Sequence[int], axis: int) -> str | None:
+    """REDUCE_SUM as Vela documents it for Ethos-U55/U65."""
     if not is_u55_class(family):
         return None
     axis %= len(shape)

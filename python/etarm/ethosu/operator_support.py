@@ -192,11 +192,24 @@ def _reduction(node: torch.fx.Node, target: Target) -> str | None:
     if not shape:
         return None
     dims = range(len(shape)) if dims in (None, []) else ([dims] if isinstance(dims, int) else dims)
-    for dim in sorted(d % len(shape) for d in dims):
-        reason = npu_rules.reduce_sum_reason(target.family, shape, dim)
-        if reason:
-            return reason
-        shape[dim] = 1
+    reduced = {d % len(shape) for d in dims}
+    # The lowering merges runs of neighbouring axes that are all summed or all kept
+    # (operators/reduction.py), unless no two summed axes are neighbours.
+    runs: list[list] = []
+    for axis, size in enumerate(shape):
+        if runs and runs[-1][0] == (axis in reduced):
+            runs[-1][1] *= size
+        else:
+            runs.append([axis in reduced, size])
+    if sum(summed for summed, _ in runs) == len(reduced):
+        runs = [[axis in reduced, size] for axis, size in enumerate(shape)]
+    merged = [size for _, size in runs]
+    for axis, (summed, _) in enumerate(runs):
+        if summed:
+            reason = npu_rules.reduce_sum_reason(target.family, merged, axis)
+            if reason:
+                return reason
+            merged[axis] = 1
     return None
 
 

@@ -123,8 +123,8 @@ class _Checker:
     def check_argmax(self, op):
         return npu_rules.argmax_reason(self.family, self.tensor(op.inputs[0]).shape, op.attr_args[0])
 
-    def check_reduce_sum(self, op):
-        return npu_rules.reduce_sum_reason(self.family, self.tensor(op.inputs[0]).shape, op.attr_args[0])
+    def check_reduce_sum(self, op):  # after tosa_rewrites.sums_in_steps: each sum as it is
+        return npu_rules.native_reduce_sum_reason(self.family, self.tensor(op.inputs[0]).shape, op.attr_args[0])
 
     def _reduce_extreme(self, op):
         return npu_rules.reduce_extreme_reason(self.family, _dtype(self.tensor(op.inputs[0]).dtype), op.op.name)

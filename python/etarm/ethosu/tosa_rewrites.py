@@ -1,4 +1,4 @@
-"""TOSA rewrites that let an Ethos-U run what the direct lowering would not.
+"""TOSA rewrites that let an Ethos-U run what the direct lowering would not, or run it faster.
 
 Each rewrite keeps the graph's results bit-exact and is listed with the rule it works
 around (npu_rules.py); the partitioner's ATen checks accept what a rewrite handles. They
@@ -14,6 +14,10 @@ run on the lowered graph of a partition, before the TOSA checks and Vela:
   half-pixel encoding, the one Vela compiles.
 - ``extremum_casts_as_rescales``: the int32 -> int8/int16 CAST after a MAXIMUM/MINIMUM of
   widened int8/int16 values (U55/U65 narrow only by RESCALE).
+- ``sums_in_steps``: REDUCE_SUM over more than 2**16 values (U55/U65) in two steps.
+
+And some that only save cycles: ``reductions_without_transposes``, ``global_pools_as_sums``,
+``narrow_transposes``, ``trivial_transposes_as_reshapes`` (see each).
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ from etarm.ethosu import npu_rules
 from etarm.tosa.graph import TosaGraph, TosaOp, TosaTensor
 
 _LOWEST = {ts.DType.INT8: -128, ts.DType.INT16: -32768, ts.DType.INT32: -(1 << 31)}
+_WIDTH = {ts.DType.INT8: 1, ts.DType.INT16: 2, ts.DType.INT32: 4, ts.DType.INT48: 6}
 _NEAREST_FACTORS = (2, 4, 8)
 
 
@@ -371,7 +376,237 @@ def extremum_casts_as_rescales(graph: TosaGraph, family: str) -> int:
     return len(replacements)
 
 
+# --- layout and reductions ------------------------------------------------------------------------
+def _single_consumer(consumers: dict[str, list[TosaOp]], graph: TosaGraph, name: str) -> TosaOp | None:
+    users = consumers.get(name, [])
+    return users[0] if len(users) == 1 and name not in graph.outputs else None
+
+
+def _merged_groups(shape: tuple[int, ...], merged: tuple[int, ...]) -> list[range] | None:
+    """For a RESHAPE of ``shape`` into ``merged`` that only merges neighbouring axes: which
+    axes of ``shape`` each axis of ``merged`` holds (size-1 axes go anywhere), else None."""
+    groups, axis = [], 0
+    for size in merged:
+        start, product = axis, 1
+        while axis < len(shape) and (product < size or (shape[axis] == 1 and product == size and size != 1)):
+            product *= shape[axis]
+            axis += 1
+        if product != size:
+            return None
+        groups.append(range(start, axis))
+    while axis < len(shape) and shape[axis] == 1:
+        groups[-1] = range(groups[-1].start, axis + 1) if groups else range(0, 0)
+        axis += 1
+    return groups if axis == len(shape) else None
+
+
+# Ethos-U85 sums over non-channel axes slowly when they are long (Vela transposes them
+# itself), measured: over 8x8 or 16x16 (or 7x7x256) summing in place beats transposing
+# first, over 32x32 and more it loses (64x64x8: 40799 -> 128444 cycles). U55/U65 win at
+# every size measured (8x8 to 100x100).
+U85_MAX_SPATIAL_SUM = 256
+# ... and a whole-image sum beats a unit-weight depthwise convolution up to 32x32x16
+# (22059 -> 17980 cycles), not at 7x7x256 or 64x64x8.
+U85_MAX_POOLED_VALUES, U85_MAX_POOLED_CHANNELS = 1024, 128
+
+
+def reductions_without_transposes(graph: TosaGraph, family: str) -> int:
+    """TRANSPOSE -> RESHAPE -> REDUCE_SUM -> the same sum over a RESHAPE of the source.
+
+    The layout passes hand a reduction over the spatial axes of a channels-last tensor
+    its channels-first view (a mean over dims 2, 3 of NCHW), so a TRANSPOSE precedes the
+    sum. A sum does not care in which order it adds, and its result keeps the other
+    axes in their order, so when the summed axes sit next to each other in the source
+    and the kept ones keep their order, the TRANSPOSE (4 NPU operations on int32) goes.
+    """
+    consumers, producers = _consumers(graph), _producers(graph)
+    replacements: dict[int, list[TosaOp]] = {}
+    for op in graph.ops:
+        if op.op != ts.Op.REDUCE_SUM:
+            continue
+        reshape = producers.get(op.inputs[0])
+        transpose = producers.get(reshape.inputs[0]) if reshape is not None and reshape.op == ts.Op.RESHAPE else None
+        if transpose is None or transpose.op != ts.Op.TRANSPOSE:
+            continue
+        if _single_consumer(consumers, graph, reshape.outputs[0]) is not op:
+            continue
+        if _single_consumer(consumers, graph, transpose.outputs[0]) is not reshape:
+            continue
+        source, moved = graph.tensors[transpose.inputs[0]], graph.tensors[transpose.outputs[0]]
+        perm = list(transpose.attr_args[0])
+        groups = _merged_groups(moved.shape, graph.tensors[reshape.outputs[0]].shape)
+        if groups is None:
+            continue
+        summed = [perm[a] for a in groups[op.attr_args[0]] if moved.shape[a] != 1]
+        kept = [perm[a] for g, group in enumerate(groups) if g != op.attr_args[0] for a in group if moved.shape[a] != 1]
+        if not summed or summed != list(range(min(summed), max(summed) + 1)) or kept != sorted(kept):
+            continue
+        before = int(np.prod(source.shape[: min(summed)], dtype=np.int64))
+        total = int(np.prod(source.shape[min(summed) : max(summed) + 1], dtype=np.int64))
+        after = int(np.prod(source.shape[max(summed) + 1 :], dtype=np.int64))
+        if not npu_rules.is_u55_class(family) and after > 1 and total > U85_MAX_SPATIAL_SUM:
+            continue
+        result = graph.tensors[op.outputs[0]]
+
+        def build(source=source, shape=(before, total, after), result=result) -> None:
+            grouped = graph.reshape(source, shape)
+            total_ = graph.emit(ts.Op.REDUCE_SUM, [grouped], (shape[0], 1, shape[2]), result.dtype, 1)
+            graph.op(ts.Op.RESHAPE, [total_, graph.shape_const(result.shape)], [result])
+
+        replacements[id(transpose)] = []
+        replacements[id(reshape)] = []
+        replacements[id(op)] = _emitted(graph, op.origin, build)
+    _replace(graph, replacements)
+    return len(replacements) // 3
+
+
+def _unit_weights(graph: TosaGraph, op: TosaOp) -> bool:
+    weights, bias, weight_zp = (graph.constants.get(name) for name in (op.inputs[1], op.inputs[2], op.inputs[4]))
+    if weights is None or bias is None or weight_zp is None:
+        return False
+    return bool(np.all(weights == 1) and np.all(bias == 0) and np.all(weight_zp == 0))
+
+
+def global_pools_as_sums(graph: TosaGraph, family: str) -> int:
+    """DEPTHWISE_CONV2D of unit weights over the whole image -> RESCALE + REDUCE_SUM.
+
+    The INT lowering sums average-pooling windows with a depthwise convolution of unit
+    weights (exact, one rounding). When the window is the whole image that is the sum of
+    ``q - zero point`` over height and width: widening once and summing one merged axis
+    costs Vela half the cycles on both families (measured: 8x8x32 on U55 3058 -> 1422
+    cycles; 25x5x32 on U85 6293 -> 3639), with the same integers.
+    """
+    from etarm.operators.quantized import rescale  # the operators package imports torch
+
+    replacements: dict[int, list[TosaOp]] = {}
+    for op in graph.ops:
+        if op.op != ts.Op.DEPTHWISE_CONV2D or not _unit_weights(graph, op):
+            continue
+        pad, _stride, _dilation = op.attr_args[:3]
+        x, acc = graph.tensors[op.inputs[0]], graph.tensors[op.outputs[0]]
+        n, h, w, c = x.shape
+        if x.dtype != ts.DType.INT8 or any(pad) or _kernel_hw(graph, op) != (h, w) or acc.shape != (n, 1, 1, c):
+            continue
+        if graph.tensors[op.inputs[1]].shape[3] != 1 or npu_rules.reduce_sum_reason(family, (n, h * w, c), 1):
+            continue
+        if not npu_rules.is_u55_class(family) and (h * w > U85_MAX_POOLED_VALUES or c > U85_MAX_POOLED_CHANNELS):
+            continue
+        zero_point = int(graph.constants[op.inputs[3]].reshape(-1)[0])
+
+        def build(x=x, acc=acc, zero_point=zero_point) -> None:
+            centred = rescale(graph, x, 1.0, ts.DType.INT32, input_zp=zero_point)
+            flat = graph.reshape(centred, (x.shape[0], x.shape[1] * x.shape[2], x.shape[3]))
+            total = graph.emit(ts.Op.REDUCE_SUM, [flat], (x.shape[0], 1, x.shape[3]), ts.DType.INT32, 1)
+            graph.op(ts.Op.RESHAPE, [total, graph.shape_const(acc.shape)], [acc])
+
+        replacements[id(op)] = _emitted(graph, op.origin, build)
+    _replace(graph, replacements)
+    return len(replacements)
+
+
+def narrow_transposes(graph: TosaGraph, family: str) -> int:
+    """TRANSPOSE of a widened (RESCALE/CAST to int32) tensor -> TRANSPOSE first, then widen.
+
+    Moving data costs by the byte (an int32 TRANSPOSE is four NPU operations, measured),
+    and a RESCALE right before an ADD/SUB/MUL is what Vela fuses into an int8 elementwise
+    operation. Widening is elementwise (per channel only along the last axis, so such a
+    RESCALE moves only when the TRANSPOSE keeps the last axis), so the two commute.
+    """
+    count = 0
+    while True:
+        consumers, producers = _consumers(graph), _producers(graph)
+        replacements: dict[int, list[TosaOp]] = {}
+        for op in graph.ops:
+            if op.op != ts.Op.TRANSPOSE:
+                continue
+            widen = producers.get(op.inputs[0])
+            if widen is None or widen.op not in (ts.Op.RESCALE, ts.Op.CAST) or id(widen) in replacements:
+                continue
+            source, wide = graph.tensors[widen.inputs[0]], graph.tensors[widen.outputs[0]]
+            if _WIDTH.get(source.dtype, 4) >= _WIDTH.get(wide.dtype, 4) or _single_consumer(consumers, graph, wide.name) is not op:
+                continue
+            perm = list(op.attr_args[0])
+            if widen.op == ts.Op.RESCALE and widen.attr_args[2] and perm[-1] != len(perm) - 1:
+                continue  # per-channel parameters follow the last axis
+            result = graph.tensors[op.outputs[0]]
+            moved = graph.temp(result.shape, source.dtype, stem="moved")
+            replacements[id(widen)] = []
+            replacements[id(op)] = [
+                dataclasses.replace(op, inputs=[source.name], outputs=[moved.name]),
+                dataclasses.replace(widen, inputs=[moved.name, *widen.inputs[1:]], outputs=[result.name]),
+            ]
+        if not replacements:
+            return count
+        _replace(graph, replacements)
+        count += len(replacements) // 2
+
+
+
+def trivial_transposes_as_reshapes(graph: TosaGraph, family: str) -> int:
+    """A TRANSPOSE that moves only size-1 axes (e.g. NHWC -> NCHW of a 1x1 image) -> RESHAPE.
+
+    The elements keep their order, so a RESHAPE (free for Vela) gives the same tensor.
+    """
+    count = 0
+    for index, op in enumerate(graph.ops):
+        if op.op != ts.Op.TRANSPOSE:
+            continue
+        source = graph.tensors[op.inputs[0]]
+        moved = [axis for axis in op.attr_args[0] if source.shape[axis] != 1]
+        if moved != sorted(moved):
+            continue
+        result = graph.tensors[op.outputs[0]]
+        graph.ops[index] = TosaOp(ts.Op.RESHAPE, [source.name, graph.shape_const(result.shape).name], [result.name], (), op.origin)
+        count += 1
+    return count
+
+
+def sums_in_steps(graph: TosaGraph, family: str) -> int:
+    """REDUCE_SUM over more than 2**16 values (U55/U65) -> two REDUCE_SUMs (npu_rules.sum_steps).
+
+    Integer sums are exact in any order, so the axis splits into (outer, inner) parts
+    summed one after the other, zero-padded first when its length does not factor so.
+    """
+    if not npu_rules.is_u55_class(family):
+        return 0
+    replacements: dict[int, list[TosaOp]] = {}
+    for op in graph.ops:
+        if op.op != ts.Op.REDUCE_SUM:
+            continue
+        x, result = graph.tensors[op.inputs[0]], graph.tensors[op.outputs[0]]
+        axis = op.attr_args[0]
+        steps = npu_rules.sum_steps(x.shape, axis)
+        if len(steps) == 1 or any(npu_rules.native_reduce_sum_reason(family, *step) for step in steps):
+            continue
+
+        def build(x=x, result=result, axis=axis, steps=steps) -> None:
+            (split, inner_axis), (once, outer_axis) = steps
+            tensor, padded = x, split[axis] * split[axis + 1]
+            if padded != x.shape[axis]:
+                amounts = [0] * (2 * x.rank)
+                amounts[2 * axis + 1] = padded - x.shape[axis]
+                shape = list(x.shape)
+                shape[axis] = padded
+                zero = graph.const([0], x.dtype, shape=(1,), stem="pad_const")
+                tensor = graph.emit(ts.Op.PAD, [x, graph.shape_const(amounts), zero], shape, x.dtype)
+            tensor = graph.reshape(tensor, split)
+            tensor = graph.emit(ts.Op.REDUCE_SUM, [tensor], once, x.dtype, inner_axis)
+            final = list(once)
+            final[outer_axis] = 1
+            tensor = graph.emit(ts.Op.REDUCE_SUM, [tensor], final, x.dtype, outer_axis)
+            graph.op(ts.Op.RESHAPE, [tensor, graph.shape_const(result.shape)], [result])
+
+        replacements[id(op)] = _emitted(graph, op.origin, build)
+    _replace(graph, replacements)
+    return len(replacements)
+
+
 REWRITES = (
+    reductions_without_transposes,
+    global_pools_as_sums,
+    narrow_transposes,
+    trivial_transposes_as_reshapes,
+    sums_in_steps,
     pad_strided_convolutions,
     subsample_strided_convolutions,
     pad_strided_max_pools,

@@ -14,13 +14,18 @@
 #error "ETARM_BOARD_NAME must be defined by the board (cortex_m_board in board.bzl)"
 #endif
 
+#define SYSTICK_PERIOD (1u << 24)
+
 static int use_dwt;
 /* DWT: the last 32-bit value read and the wraps seen. */
 static uint32_t dwt_last;
 static uint64_t dwt_high;
-/* SysTick: 24-bit down-counter reloaded from SYST_RVR; each wrap adds 2^24 here. */
-static volatile uint64_t systick_high;
-#define SYSTICK_PERIOD (1u << 24)
+/* SysTick: a 24-bit down-counter reloaded from SYST_RVR. A wrap shows as the counter being
+ * higher than at the previous look, and the SysTick interrupt looks once per period, so no
+ * wrap goes unseen. (Counting wraps in the interrupt alone races with reading the counter:
+ * QEMU reloads the counter before it raises the interrupt.) */
+static uint32_t systick_last = SYSTICK_PERIOD - 1u;
+static uint64_t systick_high;
 
 void etarm_cycles_init(void) {
   ETARM_DEMCR |= ETARM_DEMCR_TRCENA;
@@ -39,10 +44,22 @@ void etarm_cycles_init(void) {
     ETARM_SYST_RVR = SYSTICK_PERIOD - 1u;
     ETARM_SYST_CVR = 0;
     ETARM_SYST_CSR = 0x7u; /* processor clock, interrupt on wrap, enable */
+    /* The counter starts at 0 and loads RVR on its first tick; QEMU does that load from its
+     * timer thread, late under load. Until then it reads 0 and time seems to stand still. */
+    for (uint32_t spins = 0; ETARM_SYST_CVR == 0 && spins < 10000000u; ++spins) {
+    }
   }
 }
 
-void etarm_systick_handler(void) { systick_high += SYSTICK_PERIOD; }
+/* SysTick cycles; runs with interrupts masked (or from the SysTick handler). */
+static uint64_t systick_observe(void) {
+  uint32_t value = ETARM_SYST_CVR;
+  if (value > systick_last) systick_high += SYSTICK_PERIOD;
+  systick_last = value;
+  return systick_high + (SYSTICK_PERIOD - 1u - value);
+}
+
+void etarm_systick_handler(void) { (void)systick_observe(); }
 
 uint64_t etarm_cycles(void) {
   if (use_dwt) {
@@ -51,19 +68,13 @@ uint64_t etarm_cycles(void) {
     dwt_last = now;
     return dwt_high | now;
   }
-  uint64_t high;
-  uint32_t value, pending;
-  do {
-    high = systick_high;
-    value = ETARM_SYST_CVR;
-    pending = ETARM_SCB_ICSR & ETARM_ICSR_PENDSTSET;
-  } while (high != systick_high);
-  /* Wrapped, but the interrupt that counts the wrap has not run yet (interrupts masked, or
-   * it is about to be taken): a just-reloaded (high) value belongs to the next period. */
-  if (pending && value > SYSTICK_PERIOD / 2) high += SYSTICK_PERIOD;
-  /* With interrupts masked across more than one wrap the count falls behind: time code
-   * with interrupts enabled. */
-  return high + (SYSTICK_PERIOD - 1u - value);
+  /* With interrupts masked for more than a period (2^24 cycles) a wrap can go unseen:
+   * time code with interrupts enabled. */
+  uint32_t primask;
+  __asm__ volatile("mrs %0, primask\n cpsid i" : "=r"(primask)::"memory");
+  uint64_t cycles = systick_observe();
+  __asm__ volatile("msr primask, %0" ::"r"(primask) : "memory");
+  return cycles;
 }
 
 int etarm_cycles_exact(void) { return use_dwt; }

@@ -1,3 +1,4 @@
-#!/usr/bin/env bash
+#!/bin/sh
 # usage: make_blob.sh N  -> N bytes on stdout, byte i = (i * 7 + 3) & 0xff
-exec python3 -c 'import sys; n = int(sys.argv[1]); sys.stdout.buffer.write(bytes(((i * 7 + 3) & 0xff) for i in range(n)))' "$1"
+# (perl-base is part of every Debian system, the bazelw root included)
+exec perl -e 'binmode STDOUT; print pack("C*", map { ($_ * 7 + 3) & 255 } 0 .. $ARGV[0] - 1)' "$1"

@@ -1,0 +1,335 @@
+"""Ethos-U: etarm against the ExecuTorch Arm backend's aot_arm_compiler, model by model.
+
+Both tools compile the same model file (an etarm built-in exposed as ModelUnderTest /
+ModelInputs) for the same NPU, quantized, with the same Vela system configuration and
+memory mode (etarm's defaults, passed to both), each in a fresh process:
+
+    etarm compile -m MODEL.py -t TARGET -q -o OUT.pte --report R.json -i DIR
+                  --system_config S --memory_mode M
+    python -m executorch.backends.arm.scripts.aot_arm_compiler --model_name MODEL.py
+        --target TARGET --quantize --delegate --intermediates DIR --output DIR
+        --system_config S --memory_mode M
+
+Per model and NPU it reports, for each tool: the compute ops left on CPU (quantize /
+dequantize nodes at the boundary and getitem not counted), the number of NPU
+partitions, and Vela's estimates summed over the partitions: total cycles, SRAM, flash
+and DRAM bytes. etarm's come from its --report; the peer's from the Vela summaries it
+prints (one per partition), cross-checked with the summary CSVs in its intermediates.
+Both run the same installed Vela, so the estimates compare.
+
+    ./bazelw run //benchmarks:ethosu [-- --models mlp,unet --targets ethos-u55-128 --json out.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import dataclasses
+import datetime
+import glob
+import json
+import os
+import platform
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+# benchmarks/compile.py (model files, launchers, environments) sits beside this file. This
+# directory must not stay on the import path: the file's name would shadow Vela's `ethosu`.
+_HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, _HERE)
+import compile as compile_benchmark  # noqa: E402
+
+sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != _HERE]
+
+DEFAULT_MODELS = "mlp,cnn_bn,inverted_residual,ds_cnn,transformer_block,unet"
+DEFAULT_TARGETS = "ethos-u55-128,ethos-u85-256"
+TOOLS = ("etarm", "peer")
+_KIB = 1024
+# Boundary nodes every quantized partition leaves on CPU, in either tool's naming.
+_BOUNDARY = re.compile(r"(quantize_per_tensor|dequantize_per_tensor|^getitem$)")
+
+
+@dataclasses.dataclass
+class Result:
+    ok: bool
+    cpu_ops: list[str] = dataclasses.field(default_factory=list)  # compute ops left on CPU
+    partitions: int = 0
+    cycles: int = 0
+    sram_bytes: int = 0
+    flash_bytes: int = 0
+    dram_bytes: int = 0
+    vela_cpu_operators: int = 0
+    wall_s: float = 0.0
+    detail: str = ""
+
+
+def run(command: list[str], cwd: str, env: dict, timeout: float) -> tuple[int, str, float]:
+    start = time.perf_counter()
+    try:
+        proc = subprocess.run(
+            command, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=timeout
+        )
+        code, log = proc.returncode, proc.stdout
+    except subprocess.TimeoutExpired as exc:
+        code, log = -1, (exc.stdout or "") + f"\n(timed out after {timeout:.0f} s)"
+    return code, log if isinstance(log, str) else log.decode(errors="replace"), round(time.perf_counter() - start, 2)
+
+
+def _tail(log: str, lines: int = 12) -> str:
+    return "\n".join(log.strip().splitlines()[-lines:])
+
+
+# --- etarm -------------------------------------------------------------------------------------
+def etarm_command(launcher: list[str], model_file: str, target: str, out_dir: str, system_config: str, memory_mode: str):
+    report = os.path.join(out_dir, "report.json")
+    command = [
+        *launcher, "compile", "-m", model_file, "-t", target, "-q", "-o", os.path.join(out_dir, "etarm.pte"),
+        "--report", report, "-i", os.path.join(out_dir, "intermediates"),
+        "--system_config", system_config, "--memory_mode", memory_mode,
+    ]  # fmt: skip
+    return command, report
+
+
+def etarm_result(report: dict) -> Result:
+    result = Result(ok=True)
+    result.cpu_ops = sorted(e["op"] for e in report["cpu_ops"] if not _BOUNDARY.search(e["op"]))
+    for partition in report["partitions"]:
+        vela = partition.get("vela")
+        if not vela:
+            continue
+        result.partitions += 1
+        result.cycles += vela["cycles_total"]
+        result.sram_bytes += vela["sram_bytes"]
+        result.flash_bytes += vela["flash_bytes"]
+        result.dram_bytes += vela["dram_bytes"]
+        result.vela_cpu_operators += vela.get("cpu_operators", 0)
+    return result
+
+
+# --- the peer ----------------------------------------------------------------------------------
+def peer_command(model_file: str, target: str, out_dir: str, system_config: str, memory_mode: str):
+    intermediates = os.path.join(out_dir, "intermediates")
+    command = [
+        sys.executable, "-m", compile_benchmark.PEER_MODULE, "--model_name", model_file, "--target", target,
+        "--quantize", "--delegate", "--intermediates", intermediates, "--output", out_dir,
+        "--system_config", system_config, "--memory_mode", memory_mode,
+    ]  # fmt: skip
+    return command, intermediates
+
+
+def _number(pattern: str, text: str, default: float = 0.0) -> float:
+    match = re.search(pattern, text, re.MULTILINE)
+    return float(match.group(1)) if match else default
+
+
+def vela_summaries(log: str) -> list[dict]:
+    """Vela's printed summary, one per compiled partition ("Network summary for ..." blocks)."""
+    blocks = log.split("Network summary for ")[1:]
+    summaries = []
+    for block in blocks:
+        block = block.split("Delegation summary")[0]
+        summaries.append(
+            {
+                "cycles": int(_number(r"^Total cycles\s+(\d+)", block)),
+                "sram_bytes": round(_number(r"^Total SRAM used\s+([\d.]+) KiB", block) * _KIB),
+                "dram_bytes": round(_number(r"^Total DRAM used\s+([\d.]+) KiB", block) * _KIB),
+                "flash_bytes": round(
+                    (_number(r"^Total On-chip Flash used\s+([\d.]+) KiB", block)
+                     + _number(r"^Total Off-chip Flash used\s+([\d.]+) KiB", block)) * _KIB
+                ),  # fmt: skip
+                "cpu_operators": int(_number(r"^CPU operators = (\d+)", block)),
+            }
+        )
+    return summaries
+
+
+def summary_csvs(directory: str) -> list[dict]:
+    """The summary CSVs Vela wrote under ``directory`` (the peer names each partition's "out")."""
+    rows = []
+    for path in sorted(glob.glob(os.path.join(directory, "**", "*_summary_*.csv"), recursive=True)):
+        with open(path, newline="") as f:
+            rows += list(csv.DictReader(f))
+    return rows
+
+
+def peer_cpu_ops(log: str) -> list[str]:
+    """The "Non-delegated operators:" list of the peer's delegation summary, boundary nodes dropped."""
+    ops: list[str] = []
+    _before, found, after = log.partition("Non-delegated operators:")
+    for line in after.splitlines() if found else []:
+        match = re.match(r"\s*- (\S+): (\d+)\s*$", line)
+        if match is None:
+            if line.strip():
+                break  # the end of the list
+            continue
+        if not _BOUNDARY.search(match.group(1)):
+            ops += [match.group(1)] * int(match.group(2))
+    return sorted(ops)
+
+
+def peer_result(log: str, intermediates: str) -> Result:
+    summaries = vela_summaries(log)
+    rows = summary_csvs(intermediates)
+    if not summaries and rows:  # nothing printed: read the CSVs
+        summaries = [
+            {
+                "cycles": int(float(r["cycles_total"])),
+                "sram_bytes": round(float(r["sram_memory_used"]) * _KIB),
+                "dram_bytes": round(float(r["dram_memory_used"]) * _KIB),
+                "flash_bytes": round((float(r["on_chip_flash_memory_used"]) + float(r["off_chip_flash_memory_used"])) * _KIB),
+                "cpu_operators": 0,
+            }
+            for r in rows
+        ]
+    partitions = int(_number(r"Delegated partitions for silicon acceleration: (\d+)", log, len(summaries)))
+    return Result(
+        ok=True,
+        cpu_ops=peer_cpu_ops(log),
+        partitions=partitions,
+        cycles=sum(s["cycles"] for s in summaries),
+        sram_bytes=sum(s["sram_bytes"] for s in summaries),
+        flash_bytes=sum(s["flash_bytes"] for s in summaries),
+        dram_bytes=sum(s["dram_bytes"] for s in summaries),
+        vela_cpu_operators=sum(s["cpu_operators"] for s in summaries),
+    )
+
+
+# --- comparing ---------------------------------------------------------------------------------
+def verdict(etarm: Result, peer: Result) -> dict:
+    """Whether etarm leaves no more ops on CPU, makes no more partitions and needs no more cycles."""
+    if not (etarm.ok and peer.ok):
+        return {"cpu_ops": None, "partitions": None, "cycles": None, "cycle_ratio": None}
+    return {
+        "cpu_ops": len(etarm.cpu_ops) <= len(peer.cpu_ops),
+        "partitions": etarm.partitions <= peer.partitions,
+        "cycles": etarm.cycles <= peer.cycles,
+        "cycle_ratio": round(etarm.cycles / peer.cycles, 3) if peer.cycles else None,
+    }
+
+
+def format_table(rows: list[dict]) -> str:
+    def pair(row, key, scale=1, digits=0):
+        values = []
+        for tool in TOOLS:
+            r = row[tool]
+            values.append("failed" if not r["ok"] else f"{r[key] / scale:.{digits}f}" if scale != 1 else str(r[key]))
+        return " / ".join(values)
+
+    lines = [
+        "| model | NPU | CPU ops | partitions | cycles | cycles etarm/peer | SRAM KiB | flash KiB | DRAM KiB |",
+        "|---|---|--:|--:|--:|--:|--:|--:|--:|",
+    ]
+    for row in rows:
+        cpu = " / ".join("failed" if not row[t]["ok"] else str(len(row[t]["cpu_ops"])) for t in TOOLS)
+        ratio = row["verdict"]["cycle_ratio"]
+        lines.append(
+            f"| {row['model']} | {row['target']} | {cpu} | {pair(row, 'partitions')} | {pair(row, 'cycles')} "
+            f"| {'-' if ratio is None else f'{ratio:.2f}'} | {pair(row, 'sram_bytes', _KIB, 1)} "
+            f"| {pair(row, 'flash_bytes', _KIB, 1)} | {pair(row, 'dram_bytes', _KIB, 1)} |"
+        )
+    return "\n".join(lines)
+
+
+def _default_json_path() -> str:
+    directory = os.environ.get("TEST_UNDECLARED_OUTPUTS_DIR") or os.environ.get("BUILD_WORKSPACE_DIRECTORY") or os.getcwd()
+    return os.path.join(directory, "ethosu_benchmark.json")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--models", default=DEFAULT_MODELS, help="comma-separated built-in etarm models")
+    parser.add_argument("--targets", default=DEFAULT_TARGETS, help="comma-separated Ethos-U targets")
+    parser.add_argument("--etarm", help="etarm launcher (default: $ETARM_CLI, else python -m etarm.cli)")
+    parser.add_argument("--json", default=None, help="results file (default: ethosu_benchmark.json in the workspace)")
+    parser.add_argument("--timeout", type=float, default=900, help="seconds before a compile counts as failed")
+    args = parser.parse_args(argv)
+    models = [m for m in args.models.split(",") if m]
+    targets = [t for t in args.targets.split(",") if t]
+    launcher = compile_benchmark._etarm_launcher(args.etarm)
+    etarm_env, peer_env = compile_benchmark._environments(launcher)
+    json_path = os.path.abspath(args.json or _default_json_path())
+
+    from etarm.ethosu.compile_spec import EthosUCompileSpec  # the defaults both tools get
+
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="etarm_ethosu_bench_") as scratch:
+        for model in models:
+            model_file = os.path.join(scratch, f"{model}.py")
+            with open(model_file, "w") as f:
+                f.write(compile_benchmark.MODEL_FILE.format(name=model))
+            for target in targets:
+                spec = EthosUCompileSpec(target)
+                settings = (spec.system_config, spec.memory_mode)
+                results = {}
+                out = tempfile.mkdtemp(prefix=f"{model}_{target}_etarm_", dir=scratch)
+                command, report_path = etarm_command(launcher, model_file, target, out, *settings)
+                code, log, wall = run(command, out, etarm_env, args.timeout)
+                if code == 0 and os.path.isfile(report_path):
+                    with open(report_path) as f:
+                        results["etarm"] = etarm_result(json.load(f))
+                else:
+                    results["etarm"] = Result(ok=False, detail=f"exit code {code}:\n{_tail(log)}")
+                results["etarm"].wall_s = wall
+                out = tempfile.mkdtemp(prefix=f"{model}_{target}_peer_", dir=scratch)
+                command, intermediates = peer_command(model_file, target, out, *settings)
+                code, log, wall = run(command, out, peer_env, args.timeout)
+                if code == 0:
+                    results["peer"] = peer_result(log, intermediates)
+                else:
+                    results["peer"] = Result(ok=False, detail=f"exit code {code}:\n{_tail(log)}")
+                results["peer"].wall_s = wall
+                row = {
+                    "model": model,
+                    "target": target,
+                    "system_config": spec.system_config,
+                    "memory_mode": spec.memory_mode,
+                    **{tool: dataclasses.asdict(results[tool]) for tool in TOOLS},
+                    "verdict": verdict(results["etarm"], results["peer"]),
+                }
+                rows.append(row)
+                for tool in TOOLS:
+                    r = results[tool]
+                    status = (
+                        f"{len(r.cpu_ops)} CPU ops, {r.partitions} partition(s), {r.cycles} cycles ({r.wall_s:.0f} s)"
+                        if r.ok
+                        else "FAILED"
+                    )
+                    print(f"{model:18} {target:14} {tool:5} {status}", flush=True)
+                    if not r.ok:
+                        print(r.detail, flush=True)
+
+    from importlib.metadata import version
+
+    result = {
+        "date": datetime.date.today().isoformat(),
+        "vela": version("ethos-u-vela"),
+        "executorch": version("executorch"),
+        "machine": {"platform": platform.platform(), "python": platform.python_version()},
+        "commands": {
+            "etarm": " ".join(etarm_command(launcher, "MODEL.py", "TARGET", "OUT", "SYSTEM", "MODE")[0]),
+            "peer": " ".join(peer_command("MODEL.py", "TARGET", "OUT", "SYSTEM", "MODE")[0]),
+        },
+        "results": rows,
+    }
+    os.makedirs(os.path.dirname(json_path), exist_ok=True)
+    with open(json_path, "w") as f:
+        json.dump(result, f, indent=2)
+    print()
+    print(f"Ethos-U, {result['date']}, Vela {result['vela']}: etarm / peer (executorch {result['executorch']} aot_arm_compiler)")
+    print(format_table(rows))
+    for row in rows:
+        losses = [key for key in ("cpu_ops", "partitions", "cycles") if row["verdict"][key] is False]
+        if losses:
+            print(f"etarm behind the peer on {row['model']} / {row['target']}: {', '.join(losses)}")
+    print(f"wrote {json_path}")
+    failed = sum(not row[tool]["ok"] for row in rows for tool in TOOLS)
+    if failed:
+        print(f"{failed} compile(s) failed", file=sys.stderr)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,79 @@
+"""The compile-time shortcuts (composite_op_scan.py, lazy_inductor_pass.py) change nothing
+but time: the same operator sets, the same graphs, the same .pte bytes as torch's own code."""
+
+import subprocess
+import sys
+
+import torch
+from torch._export import utils as export_utils
+from torch.export import decomp_utils, exported_program
+
+from etarm import lazy_inductor_pass
+from etarm.composite_op_scan import reuse_composite_op_scan
+
+
+def test_reused_composite_op_scan_matches_torch_and_sees_new_operators():
+    library = torch.library.Library("etarm_scan_test", "DEF")
+    with reuse_composite_op_scan():
+        assert exported_program._collect_all_valid_cia_ops is decomp_utils._collect_all_valid_cia_ops
+        first = exported_program._collect_all_valid_cia_ops()
+        assert first == set(export_utils._collect_all_valid_cia_ops())
+        first.clear()  # callers mutate what they get: the cache must not share it
+        assert exported_program._collect_all_valid_cia_ops() == set(export_utils._collect_all_valid_cia_ops())
+
+        # A new CompositeImplicitAutograd op changes the registry: the next scan sees it.
+        library.define("twice(Tensor x) -> Tensor")
+        library.impl("twice", lambda x: x + x, "CompositeImplicitAutograd")
+        rescanned = decomp_utils._collect_all_valid_cia_ops()
+        assert torch.ops.etarm_scan_test.twice.default in rescanned
+        assert rescanned == set(export_utils._collect_all_valid_cia_ops())
+    assert exported_program._collect_all_valid_cia_ops is export_utils._collect_all_valid_cia_ops
+
+
+def test_stand_in_runs_torch_pass_when_the_graph_has_work():
+    """An unused get_attr is work for torch's pass (it erases it); a plain graph is not."""
+    module = torch.nn.Module()
+    module.sub = torch.fx.GraphModule(torch.nn.Module(), torch.fx.Graph())
+    graph = torch.fx.Graph()
+    x = graph.placeholder("x")
+    unused = graph.get_attr("sub")
+    graph.output(graph.call_function(torch.ops.aten.relu.default, (x,)))
+    gm = torch.fx.GraphModule(module, graph)
+    assert lazy_inductor_pass._has_work(gm.graph)
+    lazy_inductor_pass.decompose_auto_functionalized(gm.graph)
+    assert unused not in gm.graph.nodes
+
+    plain = torch.fx.symbolic_trace(torch.nn.ReLU())
+    before = [n.format_node() for n in plain.graph.nodes]
+    assert not lazy_inductor_pass._has_work(plain.graph)
+    lazy_inductor_pass.decompose_auto_functionalized(plain.graph)
+    assert [n.format_node() for n in plain.graph.nodes] == before
+
+
+_COMPILE = """
+import hashlib, sys
+if sys.argv[1] == "torch_pass":
+    import torch.export._remove_auto_functionalized_pass  # bound to torch's pass before etarm
+from etarm.compiler import compile_model
+from etarm.models import load_model
+digests = []
+for name, target, quantize in [("mlp", "TOSA-1.0+FP", False), ("cnn_bn", "TOSA-1.0+INT", True)]:
+    model, inputs = load_model(name)
+    digests.append(hashlib.sha256(compile_model(model, inputs, target, quantize=quantize).pte).hexdigest())
+print("inductor pattern matcher imported:", "torch._inductor.pattern_matcher" in sys.modules)
+print(" ".join(digests))
+"""
+
+
+def _compile_in_fresh_process(binding: str) -> list[str]:
+    proc = subprocess.run([sys.executable, "-c", _COMPILE, binding], capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return proc.stdout.strip().splitlines()[-2:]
+
+
+def test_stand_in_gives_the_same_pte_without_importing_inductor():
+    lazy = _compile_in_fresh_process("stand_in")
+    torch_pass = _compile_in_fresh_process("torch_pass")
+    assert lazy[0] == "inductor pattern matcher imported: False"
+    assert torch_pass[0] == "inductor pattern matcher imported: True"
+    assert lazy[1] == torch_pass[1]
