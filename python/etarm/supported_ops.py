@@ -35,7 +35,7 @@ def table() -> str:
     rows.append(
         "INT \"quantized\": lowered with its own quantization parameters (RESCALE, TABLE, integer "
         "CLAMP). INT \"integer data\": works on integer tensors, and on quantized tensors whose input "
-        "and output share quantization parameters (data movement, comparisons)."
+        "and output share quantization parameters (data movement)."
     )
     return "\n".join(rows)
 

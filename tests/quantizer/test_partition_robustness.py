@@ -339,21 +339,21 @@ BOOL_OPS = {
 
 
 @pytest.mark.parametrize("fn", BOOL_OPS.values(), ids=BOOL_OPS.keys())
-def test_bool_ops_after_cpu_comparisons(fn):
-    """Float comparisons have no INT lowering and stay on CPU; the bool ops after them are delegated."""
+def test_bool_ops_after_comparisons(fn):
+    """Comparisons of quantized floats and the bool ops after them run in one partition."""
     inputs = _inputs((3, 8), (3, 8))
     program, quantized = _quantized_program(Fn(fn), inputs)
     edge_program, partitioner = _lower(program, _our_passes())
     reasons = {op: reason for op, reason in partitioner.rejections.values()}
     assert not any("shares quantization parameters" in r for r in reasons.values()), reasons
     (partition,) = _placed(edge_program)[0]
-    assert not any(op.startswith(("aten.gt", "aten.lt", "aten.ge", "aten.le", "aten.ne")) for op in partition)
+    assert any(op.startswith(("aten.gt", "aten.lt", "aten.ge", "aten.le", "aten.ne")) for op in partition)
     assert_lowered_matches(edge_program, quantized, inputs)
 
 
 def _mixed(a, b):
     total = a + b  # quantized
-    mask = torch.logical_not(a > 0).any(dim=-1, keepdim=True)  # bool, from a CPU comparison
+    mask = torch.logical_not(a > 0).any(dim=-1, keepdim=True)  # bool, from comparing quantized a
     return total, mask
 
 
@@ -362,7 +362,7 @@ def test_bool_and_quantized_values_side_by_side():
     program, quantized = _quantized_program(Fn(_mixed), inputs)
     edge_program, partitioner = _lower(program, _our_passes())
     delegated = sorted(op for partition in _placed(edge_program)[0] for op in partition)
-    assert delegated == ["aten.add.Tensor", "aten.any.dim", "aten.logical_not.default"]
+    assert delegated == ["aten.add.Tensor", "aten.any.dim", "aten.gt.Scalar", "aten.logical_not.default"]
     assert_lowered_matches(edge_program, quantized, inputs)
 
 

@@ -3,6 +3,9 @@
 The value is computed by running the ATen op itself on CPU (shape-only tensor inputs
 such as full_like's are replaced by empty tensors of their shape), so it matches torch
 bit for bit. int64 results are stored as int32 (TOSA 1.0 has no int64) when they fit.
+A float constant of a quantized model (INT) is stored quantized with the parameters its
+consumers read it with, by torch's own quantize (not full_like & co., whose shape comes
+from a float tensor).
 """
 
 from __future__ import annotations
@@ -11,7 +14,9 @@ import torch
 
 from etarm.operators.compose import Composer
 from etarm.operators.dtype_rules import ANY_PROFILE, BOOL, FLOAT, FP, INT, SMALL_INT, dtype_reason
+from etarm.operators.quantized import is_int_spec
 from etarm.operators.registry import NodeVisitor, op_name
+from etarm.tosa.quant_params import is_quantized, output_qparams
 from etarm.tosa.mapping import fits_int32, tosa_dtype
 
 # CONST takes bool and integers in both profiles, floats in PRO-FP.
@@ -52,6 +57,12 @@ def _runtime_scalars(args) -> list[str]:
     return found
 
 
+def _tensor_args(node: torch.fx.Node) -> list[torch.fx.Node]:
+    """Tensor operands (full_like's shape source): a float one would enter an INT partition
+    unquantized, so such constants stay on CPU in quantized models."""
+    return [arg for arg in node.args if isinstance(arg, torch.fx.Node)]
+
+
 def constant_reason(node: torch.fx.Node, spec) -> str | None:
     name = op_name(node.target)
     runtime = _runtime_scalars(list(node.args) + list(node.kwargs.values()))
@@ -62,6 +73,8 @@ def constant_reason(node: torch.fx.Node, spec) -> str | None:
         return f"{name}: the result shape is not static"
     if val.numel() > MAX_ELEMENTS:
         return f"{name}: {val.numel()} elements is too large for a constant (max {MAX_ELEMENTS})"
+    if is_int_spec(spec) and val.dtype.is_floating_point and not _tensor_args(node):
+        return None  # stored quantized; the partitioner checks that its users quantize it
     reason = dtype_reason(name, val.dtype, spec, CONSTANT_RULE)
     if reason:
         return reason
@@ -74,12 +87,20 @@ class ConstantVisitor(NodeVisitor):
     """A node whose value does not depend on tensor data: evaluated once, emitted as CONST."""
 
     profiles = frozenset({"FP", "INT"})
+    handles_qparams = True
 
     def check(self, node, spec):
         return constant_reason(node, spec)
 
     def define(self, node, graph):
         value = evaluate(node)
+        if is_quantized(node):
+            q = output_qparams(node)
+            value = torch.ops.quantized_decomposed.quantize_per_tensor(
+                value.to(torch.float32), float(q.scale), int(q.zero_point), q.qmin, q.qmax, q.dtype
+            )
+            graph.bind(node, graph.const(value.numpy(), tosa_dtype(q.dtype), stem=node.name))
+            return
         if value.dtype == torch.int64:
             value = value.to(torch.int32)
         tensor = graph.const(value.numpy(), tosa_dtype(node.meta["val"].dtype), stem=node.name)

@@ -7,3 +7,5 @@ from etarm.operators.registry import register
 @register
 class FullLikeVisitor(ConstantVisitor):
     targets = ("aten.full_like.default",)
+    # Quantized models keep a float full_like on CPU (constant_ops._tensor_args).
+    handles_qparams = False

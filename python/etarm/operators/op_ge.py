@@ -3,6 +3,8 @@
 Compares in torch's promoted type; int32 without the INT profile is composed exactly (int_math).
 """
 
+import torch
+
 from etarm.operators.dtype_rules import FLOAT_OR_INT
 from etarm.operators.pointwise import ComparisonVisitor
 from etarm.operators.registry import register
@@ -12,6 +14,7 @@ from etarm.operators.registry import register
 class GeVisitor(ComparisonVisitor):
     targets = ("aten.ge.Tensor", "aten.ge.Scalar")
     rule = FLOAT_OR_INT
+    function = torch.ge
 
     def compute(self, c, a, b):
         return c.ge(a, b)

@@ -19,7 +19,9 @@ import torch
 from etarm.operators import float_math
 from etarm.operators.compose import Composer, conversion_reason
 from etarm.operators.dtype_rules import ANY_PROFILE, FLOAT, FLOAT_ONLY, FP, INT, dtype_reason
-from etarm.operators.quantized_lookup import QuantizedBranch, binary_function_lookup, int8_operands_reason
+from etarm.operators.quantized import is_int_spec, is_quantized
+from etarm.operators.quantized_comparison import quantized_comparison
+from etarm.operators.quantized_lookup import QuantizedBranch, binary_function_lookup, int8_operands_reason, is_float_node
 from etarm.operators.registry import NodeVisitor, op_name
 from etarm.tosa.mapping import tosa_dtype
 
@@ -114,17 +116,28 @@ class FloatBinaryVisitor(BinaryVisitor):
 
 
 class ComparisonVisitor(NodeVisitor):
-    """Compares in torch's promoted type: float needs PRO-FP, int32 either profile; bool only eq/ne."""
+    """Compares in torch's promoted type: float needs PRO-FP, int32 either profile; bool only eq/ne.
+    Quantized float operands (INT) compare as integers (quantized_comparison.py)."""
 
     profiles = frozenset({"FP", "INT"})
+    handles_qparams = True
     rule: dict = {}
+    function: Callable  # torch's comparison (torch.gt, ...), for quantized operands
 
     def check(self, node, spec):
+        if is_int_spec(spec) and any(is_float_node(arg) for arg in node.args[:2]):
+            for arg in node.args[:2]:
+                if isinstance(arg, torch.fx.Node) and not is_float_node(arg):
+                    return f"{op_name(node.target)}: operand '{arg.name}' is not a float tensor, so it is not quantized"
+            return None
         compute = promoted_dtype(*node.args[:2])
         name = op_name(node.target)
         return dtype_reason(name, compute, spec, self.rule) or operand_reason(node, spec, node.args[:2], compute)
 
     def define(self, node, graph):
+        if is_quantized(node):
+            quantized_comparison(graph, node, self.function)
+            return
         c = Composer(graph, node)
         dtype = tosa_dtype(promoted_dtype(*node.args[:2]))
         a, b = (c.tensor(arg, dtype) if isinstance(arg, numbers.Number) else c.convert(arg, dtype) for arg in node.args[:2])

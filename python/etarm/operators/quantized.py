@@ -47,7 +47,7 @@ from etarm.tosa.quantized_support import uses_quantized_region
 # Bits an int8/int16 operand is shifted left before ADD/SUB so the common-scale
 # rescale loses (almost) nothing: |q - zp| < 2**9 (int8) or 2**16 (int16), and two
 # such values times 2**(L-1) still fit int32.
-_ADDITIVE_LEFT_SHIFT = {ts.DType.INT8: 20, ts.DType.INT16: 15}
+ADDITIVE_LEFT_SHIFT = {ts.DType.INT8: 20, ts.DType.INT16: 15}
 # Value range of each input type RESCALE checks its scale against (int32: unknown).
 _INPUT_RANGE = {ts.DType.INT8: (-128, 127), ts.DType.INT16: (-32768, 32767)}
 
@@ -176,7 +176,7 @@ def additive_operands(
         if isinstance(node.args[index], torch.fx.Node):
             scales.append(float(input_qparams(node, index).scale) * abs(multiplier))
     dtype = tosa_dtype(output_qparams(node).dtype)
-    left_shift = _ADDITIVE_LEFT_SHIFT.get(dtype)
+    left_shift = ADDITIVE_LEFT_SHIFT.get(dtype)
     if left_shift is None:
         raise EtarmError(f"{node.name}: quantized add/sub of {dtype.name} tensors is not supported")
     unit = 2 * max(scales) / (1 << left_shift)

@@ -5,9 +5,10 @@ quantization parameters (SharedQuantizationSpec), so their integer lowering move
 values without rescaling. Bilinear upsampling shares them too: its outputs are
 weighted averages of neighbouring inputs, so they stay within the input's range
 (its lowering divides the interpolation weights back out). argmax/argmin quantize
-only their input: their results are integer indices. Multi-input ops (cat, stack, maximum) make all inputs
-share the first input's parameters; multi-output ops (split, chunk, unbind) share
-them with every result.
+only their input: their results are integer indices. Multi-input ops (cat, stack, maximum,
+where) make all inputs share the first input's parameters; multi-output ops (split, chunk,
+unbind) share them with every result. Comparisons share their inputs' parameters too, so
+the integers compare like the real values; their bool results carry none.
 """
 
 from __future__ import annotations
@@ -83,7 +84,9 @@ MULTI_INPUT = (
     "aten.vstack.default",
     "aten.maximum.default",
     "aten.minimum.default",
+    "aten.where.self",  # the bool condition is not a float input: only the branches share
 )
+COMPARISONS = tuple(f"aten.{op}.{overload}" for op in ("eq", "ne", "gt", "ge", "lt", "le") for overload in ("Tensor", "Scalar"))
 MULTI_OUTPUT = (
     "aten.split.Tensor",
     "aten.split_with_sizes.default",
@@ -113,4 +116,4 @@ def annotate_shared(node: torch.fx.Node, config: QuantizationConfig, config_for:
     return True
 
 
-ANNOTATORS = {name: annotate_shared for name in SINGLE_INPUT + MULTI_INPUT + MULTI_OUTPUT}
+ANNOTATORS = {name: annotate_shared for name in SINGLE_INPUT + MULTI_INPUT + MULTI_OUTPUT + COMPARISONS}

@@ -1,4 +1,4 @@
-"""Turns Python-number operands of arithmetic into constant tensors before annotation.
+"""Turns Python-number operands of arithmetic and of where into constant tensors before annotation.
 
 ``x * 0.5`` reaches the quantizer as ``mul.Tensor(x, 0.5)``: the number is no graph
 node, so it could not be quantized and the integer lowering would meet a float
@@ -17,18 +17,31 @@ from etarm.operators.registry import op_name
 from etarm.quantizer.annotate_elementwise import LIFTABLE, SCALAR_OVERLOADS
 from etarm.quantizer.annotation import is_float_tensor
 
+# Ops whose number operands are lifted: (the operand positions, the overload that takes
+# tensors there, or None to keep the target).
+_WHERE_OVERLOADS = {
+    "aten.where.ScalarOther": ((2,), torch.ops.aten.where.self),
+    "aten.where.ScalarSelf": ((1,), torch.ops.aten.where.self),
+    "aten.where.Scalar": ((1, 2), torch.ops.aten.where.self),
+}
+_LIFTED = {
+    **{name: ((0, 1), SCALAR_OVERLOADS.get(name)) for name in LIFTABLE},
+    **_WHERE_OVERLOADS,
+}
+
 
 def lift_scalar_operands(model: torch.fx.GraphModule, wants: Callable[[torch.fx.Node], bool]) -> int:
     """Replaces number operands of the arithmetic nodes ``wants`` accepts; returns how many."""
     graph = model.graph
     lifted = 0
     for node in list(graph.nodes):
-        if node.op != "call_function" or op_name(node.target) not in LIFTABLE or not is_float_tensor(node):
+        if node.op != "call_function" or op_name(node.target) not in _LIFTED or not is_float_tensor(node):
             continue
         if not wants(node):
             continue
+        positions, replacement = _LIFTED[op_name(node.target)]
         args = list(node.args)
-        for index in (0, 1):
+        for index in positions:
             value = args[index] if index < len(args) else None
             if not isinstance(value, numbers.Number) or isinstance(value, bool):
                 continue
@@ -36,7 +49,6 @@ def lift_scalar_operands(model: torch.fx.GraphModule, wants: Callable[[torch.fx.
             lifted += 1
         if tuple(args) != tuple(node.args):
             node.args = tuple(args)
-            replacement = SCALAR_OVERLOADS.get(op_name(node.target))
             if replacement is not None:
                 node.target = replacement
     if lifted:

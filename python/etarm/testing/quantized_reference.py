@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import dataclasses
 
+import math
+
 import numpy as np
 import torch
 
@@ -27,15 +29,19 @@ from etarm.tosa.quantized_support import INPUT_QUANTIZE_REASON, OUTPUT_DEQUANTIZ
 class QuantizedRun:
     result: CompileResult
     input_qparams: list[QuantParams]
-    output_qparams: list[QuantParams]
+    output_qparams: list[QuantParams | None]  # None: a bool or integer output, not quantized
     tosa_outputs: list[np.ndarray]  # the integers the partition produced
     dequantized: list[torch.Tensor]  # ... as real values
     expected: list[torch.Tensor]  # the convert_pt2e'd model in eager
 
     def lsb_errors(self) -> list[float]:
-        """Largest difference of each output, in steps of its output scale."""
+        """Largest difference of each output, in steps of its output scale (an unquantized
+        output: 0 when equal, else infinite)."""
         errors = []
         for got, want, qparams in zip(self.dequantized, self.expected, self.output_qparams):
+            if qparams is None:
+                errors.append(0.0 if torch.equal(got.to(want.dtype), want) else math.inf)
+                continue
             errors.append(float((got - want).abs().max() / float(qparams.scale)) if got.numel() else 0.0)
         return errors
 
@@ -82,8 +88,12 @@ def lower_and_run_quantized(
     assert all(source is not None for source in report["outputs_from"]), "a module output is not a partition output"
     order = [index for _partition, index in report["outputs_from"]]
     outputs = [partition_outputs[index] for index in order]
-    output_qparams = [qparams_from_report(partition["outputs"][index]) for index in order]
-    dequantized = [q.dequantize(torch.from_numpy(np.asarray(o))) for o, q in zip(outputs, output_qparams)]
+    entries = [partition["outputs"][index] for index in order]
+    output_qparams = [qparams_from_report(entry) if "scale" in entry else None for entry in entries]
+    dequantized = [
+        q.dequantize(torch.from_numpy(np.asarray(o))) if q is not None else torch.from_numpy(np.asarray(o))
+        for o, q in zip(outputs, output_qparams)
+    ]
     with torch.no_grad():
         expected = _as_list(result.quantized_model(*inputs))
     return QuantizedRun(result, input_qparams, output_qparams, outputs, dequantized, expected)
