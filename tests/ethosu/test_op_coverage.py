@@ -110,7 +110,8 @@ _expect(
     "aten.eq.Tensor", "aten.ne.Tensor", "aten.lt.Tensor", "aten.le.Tensor", "aten.gt.Tensor", "aten.ge.Tensor",
     "aten.eq.Scalar", "aten.ne.Scalar", "aten.lt.Scalar", "aten.le.Scalar", "aten.gt.Scalar", "aten.ge.Scalar",
     "aten.where.self", "aten.logical_and.default", "aten.logical_or.default", "aten.logical_xor.default",
-    "aten.logical_not.default", "aten.any.default", "aten.any.dim", "aten.any.dims",
+    "aten.logical_not.default", "aten.any.default", "aten.any.dim", "aten.any.dims", "aten.isnan.default",
+    "aten.isinf.default",
 )  # fmt: skip
 _expect(
     ("cpu: needs TOSA BITWISE_", NPU),

@@ -1,4 +1,4 @@
-"""Comparisons, where / masked_fill, logical_*, bitwise_* and shifts.
+"""Comparisons, isnan / isinf, where / masked_fill, logical_*, bitwise_* and shifts.
 
 On the FP profile: float comparisons, bool logic and bitwise ops on bools, int32
 comparisons and where (composed exactly when the INT profile is absent), int32 left
@@ -43,6 +43,8 @@ COMPARISONS = {
     "bitwise_not_bool": lambda a, b: ~(a > 0),
     "eq_bool": lambda a, b: (a > 0) == (b > 0),
     "ne_bool": lambda a, b: (a > 0) != (b > 0),
+    "isnan": lambda a, b: torch.isnan(a),
+    "isinf": lambda a, b: torch.isinf(b),
 }
 
 SHAPES = [((7,), (7,)), ((2, 1, 4), (3, 1)), ((1, 2, 3, 2, 3), (2, 1, 1, 3))]

@@ -8,7 +8,9 @@ eager. Every result here is exact (0 LSB, equal bools):
   integer of the type as the quantized model does (quantized_comparison.py), even where
   the number falls between two quantization steps or on one;
 - where's branches and result share parameters, so SELECT moves the integers; a number
-  branch becomes a constant quantized with them;
+  branch becomes a constant quantized with them (masked_fill is quantized as the where it
+  is);
+- isnan / isinf of quantized values are false everywhere;
 - a float constant (full, arange, ...) is stored quantized by torch's own quantize with the
   parameters its consumer reads it with.
 """
@@ -72,3 +74,18 @@ def test_float_constants_are_stored_quantized():
     fn = lambda x: (x + torch.full((4, 6), 0.75), x * torch.arange(6.0), torch.where(x > 0, x, torch.ones(6)))  # noqa: E731
     run = assert_quantized_close(Fn(fn), (torch.randn(4, 6),), max_lsb=1)
     assert run.lsb_errors()[2] == 0
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_masked_fill_and_finite_tests(target):
+    torch.manual_seed(37)
+    fn = lambda x, y: (  # noqa: E731
+        x.masked_fill(y > 0.5, 0.0),
+        torch.softmax(x.masked_fill(y < 0.3, -1e4), dim=-1),  # an attention mask
+        x.masked_fill(y > 0.7, torch.tensor(-0.5)),
+        torch.isnan(x),
+        torch.isinf(y * 3),
+    )
+    run = assert_quantized_close(Fn(fn), (torch.randn(3, 8), torch.rand(3, 8)), target=target, max_lsb=1)
+    errors = run.lsb_errors()
+    assert errors[0] == errors[2] == errors[3] == errors[4] == 0

@@ -1,19 +1,16 @@
-"""aten.isinf: EQUAL(ABS(x), inf)."""
+"""aten.isinf: EQUAL(ABS(x), inf); quantized values are never infinite (all false)."""
 
-from etarm.operators.compose import Composer
-from etarm.operators.dtype_rules import FLOAT_ONLY, dtype_reason
+import torch
+
 from etarm.operators.float_math import INF
-from etarm.operators.registry import NodeVisitor, register
+from etarm.operators.pointwise import FloatTestVisitor
+from etarm.operators.registry import register
 
 
 @register
-class IsinfVisitor(NodeVisitor):
+class IsinfVisitor(FloatTestVisitor):
     targets = ("aten.isinf.default",)
-    profiles = frozenset({"FP"})
+    function = torch.isinf
 
-    def check(self, node, spec):
-        return dtype_reason("aten.isinf.default", node.args[0].meta["val"].dtype, spec, FLOAT_ONLY)
-
-    def define(self, node, graph):
-        c = Composer(graph, node)
-        c.finish(c.eq(c.abs(node.args[0]), INF))
+    def compute(self, c, x):
+        return c.eq(c.abs(x), INF)

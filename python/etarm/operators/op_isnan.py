@@ -1,19 +1,16 @@
-"""aten.isnan: NOT(EQUAL(x, x)) (NaN is the only value unequal to itself)."""
+"""aten.isnan: NOT(EQUAL(x, x)) (NaN is the only value unequal to itself); quantized values
+are never NaN (all false)."""
 
-from etarm.operators.compose import Composer
-from etarm.operators.dtype_rules import FLOAT_ONLY, dtype_reason
-from etarm.operators.registry import NodeVisitor, register
+import torch
+
+from etarm.operators.pointwise import FloatTestVisitor
+from etarm.operators.registry import register
 
 
 @register
-class IsnanVisitor(NodeVisitor):
+class IsnanVisitor(FloatTestVisitor):
     targets = ("aten.isnan.default",)
-    profiles = frozenset({"FP"})
+    function = torch.isnan
 
-    def check(self, node, spec):
-        return dtype_reason("aten.isnan.default", node.args[0].meta["val"].dtype, spec, FLOAT_ONLY)
-
-    def define(self, node, graph):
-        c = Composer(graph, node)
-        x = c.tensor(node.args[0])
-        c.finish(c.ne(x, x))
+    def compute(self, c, x):
+        return c.ne(x, x)

@@ -4,6 +4,7 @@
 - ``BinaryVisitor``: result of two operands (tensor or scalar) converted to the result type, whose
   allowed types are the class's ``rule``; ``FloatBinaryVisitor`` is the float-only one.
 - ``ComparisonVisitor``: bool result of comparing two operands in their promoted type.
+- ``FloatTestVisitor``: bool result of testing one float tensor (isnan, isinf).
 - ``ModuloVisitor``: remainder ``a - round(a / b) * b`` (fmod, remainder), ``round`` set by the subclass;
   quantized (INT), a lookup of torch's op (quantized_lookup.py).
 Subclasses implement ``compute(c, ...)`` with a ``Composer`` and may extend ``check``.
@@ -20,7 +21,7 @@ from etarm.operators import float_math
 from etarm.operators.compose import Composer, conversion_reason
 from etarm.operators.dtype_rules import ANY_PROFILE, FLOAT, FLOAT_ONLY, FP, INT, dtype_reason
 from etarm.operators.quantized import is_int_spec, is_quantized
-from etarm.operators.quantized_comparison import quantized_comparison
+from etarm.operators.quantized_comparison import quantized_comparison, quantized_predicate
 from etarm.operators.quantized_lookup import QuantizedBranch, binary_function_lookup, int8_operands_reason, is_float_node
 from etarm.operators.registry import NodeVisitor, op_name
 from etarm.tosa.mapping import tosa_dtype
@@ -144,6 +145,31 @@ class ComparisonVisitor(NodeVisitor):
         c.finish(self.compute(c, a, b))
 
     def compute(self, c: Composer, a, b):
+        raise NotImplementedError
+
+
+class FloatTestVisitor(NodeVisitor):
+    """A bool test of a float tensor (FP: ``compute(c, x)``). Quantized (INT), the test of
+    every integer's real value decides the result (quantized_comparison.py)."""
+
+    profiles = frozenset({"FP", "INT"})
+    handles_qparams = True
+    function: Callable  # torch's test (torch.isnan, ...)
+
+    def check(self, node, spec):
+        x = node.args[0]
+        if is_int_spec(spec):
+            return None if is_float_node(x) else f"{op_name(node.target)}: operand '{x.name}' is not a quantized float tensor"
+        return dtype_reason(op_name(node.target), x.meta["val"].dtype, spec, FLOAT_ONLY)
+
+    def define(self, node, graph):
+        if is_quantized(node):
+            quantized_predicate(graph, node, self.function)
+            return
+        c = Composer(graph, node)
+        c.finish(self.compute(c, c.tensor(node.args[0])))
+
+    def compute(self, c: Composer, x):
         raise NotImplementedError
 
 

@@ -1,4 +1,5 @@
-"""Comparisons of quantized tensors (TOSA INT profile): bool results computed on integers.
+"""Comparisons and other tests of quantized tensors (TOSA INT profile): bool results
+computed on integers.
 
 Dequantizing, ``(q - zero_point) * scale`` in float32 as the quantized model does it,
 orders the values of one tensor as their integers. So:
@@ -8,9 +9,10 @@ orders the values of one tensor as their integers. So:
 - two tensors with different parameters are rescaled to int32 on a common step of
   ``2 * max(scale) / 2**L`` (L = 20 for int8, 15 for int16) and compared: exact unless two
   real values lie closer than that step;
-- a tensor and a number: every q of the input's type is dequantized and compared as torch
-  does, and the integers for which the comparison holds (an interval, or the complement of
-  one for ``ne``) become one or two integer comparisons. Exact.
+- a test of one tensor (against a number, isnan, isinf): every q of the input's type is
+  dequantized and tested as torch does, and the integers for which the test holds (an
+  interval, or the complement of one, e.g. for ``ne``; none for isnan) become one or two
+  integer comparisons. Exact.
 """
 
 from __future__ import annotations
@@ -30,13 +32,14 @@ from etarm.tosa.mapping import tosa_dtype
 from etarm.tosa.quant_params import QuantParams
 
 Comparison = Callable[[torch.Tensor, object], torch.Tensor]
+Predicate = Callable[[torch.Tensor], torch.Tensor]
 
 
 def quantized_comparison(graph: TosaGraph, node: torch.fx.Node, compare: Comparison) -> TosaTensor:
     """``node``'s bool output: ``compare`` (torch.gt, torch.eq, ...) of its quantized operands."""
     a, b = node.args[:2]
     if isinstance(b, numbers.Number):
-        return _compare_with_number(graph, node, compare, b)
+        return quantized_predicate(graph, node, lambda real: compare(real, b))
     qa, qb = input_qparams(node, 0), input_qparams(node, 1)
     if qa.same_values(qb):
         operands = [_widened(graph, node, arg) for arg in (a, b)]
@@ -65,27 +68,28 @@ _TOSA_COMPARISONS = {
 }
 
 
-def holding_values(qparams: QuantParams, compare: Comparison, number) -> np.ndarray:
-    """The q values of ``qparams``' range for which ``compare(dequantize(q), number)`` holds,
-    computed with torch's own dequantize and comparison (float32, as the quantized model)."""
+def holding_values(qparams: QuantParams, predicate: Predicate) -> np.ndarray:
+    """The q values of ``qparams``' range for which ``predicate(dequantize(q))`` holds,
+    computed with torch's own dequantize (float32, as the quantized model)."""
     q = torch.arange(qparams.qmin, qparams.qmax + 1, dtype=torch.int32).to(qparams.dtype)
     real = torch.ops.quantized_decomposed.dequantize_per_tensor(
         q, float(qparams.scale), int(qparams.zero_point), qparams.qmin, qparams.qmax, qparams.dtype
     )
-    return q[compare(real, number)].to(torch.int32).numpy()
+    return q[predicate(real)].to(torch.int32).numpy()
 
 
-def _compare_with_number(graph: TosaGraph, node: torch.fx.Node, compare: Comparison, number) -> TosaTensor:
+def quantized_predicate(graph: TosaGraph, node: torch.fx.Node, predicate: Predicate) -> TosaTensor:
+    """``node``'s bool output: ``predicate`` of the real values of its quantized argument 0."""
     qparams = input_qparams(node, 0)
-    holding = holding_values(qparams, compare, number)
+    holding = holding_values(qparams, predicate)
     x = _widened(graph, node, node.args[0])
     everything = np.arange(qparams.qmin, qparams.qmax + 1)
     interval = _as_interval(holding, qparams)
     if interval is not None:
         return _bind(graph, node, _in_interval(graph, x, *interval, qparams))
     interval = _as_interval(np.setdiff1d(everything, holding), qparams)
-    if interval is None:  # torch's comparisons hold on an interval or its complement
-        raise EtarmError(f"{node.name}: the comparison with {number} holds on no interval of integers")
+    if interval is None:  # torch's comparisons and tests hold on an interval or its complement
+        raise EtarmError(f"{node.name}: the test holds on no interval of integers")
     return _bind(graph, node, _not(graph, _in_interval(graph, x, *interval, qparams)))
 
 

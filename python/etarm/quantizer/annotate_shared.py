@@ -8,7 +8,8 @@ weighted averages of neighbouring inputs, so they stay within the input's range
 only their input: their results are integer indices. Multi-input ops (cat, stack, maximum,
 where) make all inputs share the first input's parameters; multi-output ops (split, chunk,
 unbind) share them with every result. Comparisons share their inputs' parameters too, so
-the integers compare like the real values; their bool results carry none.
+the integers compare like the real values; their bool results (and isnan's, isinf's) carry
+none.
 """
 
 from __future__ import annotations
@@ -86,7 +87,11 @@ MULTI_INPUT = (
     "aten.minimum.default",
     "aten.where.self",  # the bool condition is not a float input: only the branches share
 )
-COMPARISONS = tuple(f"aten.{op}.{overload}" for op in ("eq", "ne", "gt", "ge", "lt", "le") for overload in ("Tensor", "Scalar"))
+BOOL_TESTS = (
+    *(f"aten.{op}.{overload}" for op in ("eq", "ne", "gt", "ge", "lt", "le") for overload in ("Tensor", "Scalar")),
+    "aten.isnan.default",
+    "aten.isinf.default",
+)
 MULTI_OUTPUT = (
     "aten.split.Tensor",
     "aten.split_with_sizes.default",
@@ -116,4 +121,4 @@ def annotate_shared(node: torch.fx.Node, config: QuantizationConfig, config_for:
     return True
 
 
-ANNOTATORS = {name: annotate_shared for name in SINGLE_INPUT + MULTI_INPUT + MULTI_OUTPUT + COMPARISONS}
+ANNOTATORS = {name: annotate_shared for name in SINGLE_INPUT + MULTI_INPUT + MULTI_OUTPUT + BOOL_TESTS}

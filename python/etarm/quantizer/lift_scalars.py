@@ -1,5 +1,8 @@
 """Turns Python-number operands of arithmetic and of where into constant tensors before annotation.
 
+masked_fill becomes the where it is (``where(mask, value, x)``) first, so its fill value is
+quantized with x's parameters like any where branch.
+
 ``x * 0.5`` reaches the quantizer as ``mul.Tensor(x, 0.5)``: the number is no graph
 node, so it could not be quantized and the integer lowering would meet a float
 constant. As a buffer read by ``get_attr`` it is annotated like any operand and
@@ -28,11 +31,22 @@ _LIFTED = {
     **{name: ((0, 1), SCALAR_OVERLOADS.get(name)) for name in LIFTABLE},
     **_WHERE_OVERLOADS,
 }
+_MASKED_FILLS = ("aten.masked_fill.Scalar", "aten.masked_fill.Tensor")
+
+
+def _masked_fills_as_where(graph: torch.fx.Graph, wants: Callable[[torch.fx.Node], bool]) -> None:
+    for node in graph.nodes:
+        if node.op == "call_function" and op_name(node.target) in _MASKED_FILLS and is_float_tensor(node) and wants(node):
+            x, mask, value = node.args[:3]
+            node.target = torch.ops.aten.where.ScalarSelf if isinstance(value, numbers.Number) else torch.ops.aten.where.self
+            node.args = (mask, value, x)
 
 
 def lift_scalar_operands(model: torch.fx.GraphModule, wants: Callable[[torch.fx.Node], bool]) -> int:
-    """Replaces number operands of the arithmetic nodes ``wants`` accepts; returns how many."""
+    """Replaces number operands of the arithmetic and where nodes ``wants`` accepts (masked_fill
+    first made a where); returns how many."""
     graph = model.graph
+    _masked_fills_as_where(graph, wants)
     lifted = 0
     for node in list(graph.nodes):
         if node.op != "call_function" or op_name(node.target) not in _LIFTED or not is_float_tensor(node):

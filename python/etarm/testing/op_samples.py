@@ -227,6 +227,10 @@ functions(
     },
 )  # fmt: skip
 functions(
+    "finite_tests", (X,),
+    {"aten.isnan.default": torch.isnan, "aten.isinf.default": lambda x: torch.isinf(x * 2)},
+)  # fmt: skip
+functions(
     "logic", (_b(2, 3, 8), _b(2, 3, 8)),
     {
         "aten.logical_and.default": torch.logical_and,
