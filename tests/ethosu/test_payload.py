@@ -95,6 +95,15 @@ def test_inconsistent_blocks_are_refused():
 
     with pytest.raises(PayloadError, match="'inputs' block of 32 bytes does not hold 2 entries"):
         EthosUPayload.from_bytes(stream(inputs=blocks["inputs"][:32]))
+    # Blocks out of order, missing or unknown: refused, as the C++ reader refuses them.
+    blocks = {"weight_data" if name == "cmd_data" else "cmd_data" if name == "weight_data" else name: body for name, body in blocks.items()}
+    with pytest.raises(PayloadError, match="expected"):
+        EthosUPayload.from_bytes(stream())
+    blocks = read_blocks(_payload().to_bytes())
+    blocks = {"cmd_data2" if name == "cmd_data" else name: body for name, body in blocks.items()}
+    with pytest.raises(PayloadError, match="unknown block 'cmd_data2'"):
+        EthosUPayload.from_bytes(stream())
+    blocks = read_blocks(_payload().to_bytes())
     with pytest.raises(PayloadError, match="'scratch_size' block holds 8 bytes"):
         EthosUPayload.from_bytes(stream(scratch_size=bytes(8)))
     outputs = bytearray(blocks["outputs"])

@@ -26,6 +26,10 @@ BLOCK_NAME_BYTES = 16
 BLOCK_HEADER = struct.Struct("<16sI12x")
 ALIGNMENT = 16
 START_BLOCK, END_BLOCK = "vela_bin_stream", "vela_end_stream"
+# Every block in its place in the stream; only etarm_meta may be left out (as the C++
+# reader, runtime/ethosu/payload.cc, checks it).
+BLOCK_ORDER = (START_BLOCK, "cmd_data", "weight_data", "scratch_size", "inputs", "outputs", "etarm_meta", END_BLOCK)
+OPTIONAL_BLOCKS = frozenset({"etarm_meta"})
 VELA_IO = struct.Struct("<4iiii")  # shape[4], elem_size, offset, region
 META_VERSION = 1
 META_HEADER = struct.Struct("<IIII")  # version, fast_scratch_size, n_inputs, n_outputs
@@ -152,6 +156,12 @@ def read_blocks(data: bytes) -> dict[str, bytes]:
         raise PayloadError(f"Ethos-U payload does not end with a '{END_BLOCK}' block")
     if position != len(data):
         raise PayloadError(f"{len(data) - position} bytes follow the '{END_BLOCK}' block")
+    unknown = [name for name in names if name not in BLOCK_ORDER]
+    if unknown:
+        raise PayloadError(f"unknown block '{unknown[0]}' in the Ethos-U payload")
+    expected = [name for name in BLOCK_ORDER if name in blocks or name not in OPTIONAL_BLOCKS]
+    if names != expected:
+        raise PayloadError(f"Ethos-U payload blocks are {names}, expected {expected}")
     return blocks
 
 
