@@ -92,9 +92,47 @@ def timed_run(command: list[str], output: str, cwd: str, env: dict, timeout: flo
     return Run(round(wall, 3), round(cpu, 3), ok, detail)
 
 
-def _default_json_path() -> str:
+# --- shared with benchmarks/ethosu.py -----------------------------------------------------------
+def _comma_separated(value: str) -> list[str]:
+    return [item for item in value.split(",") if item]
+
+
+def add_shared_options(
+    parser: argparse.ArgumentParser, models: str, targets: str, targets_help: str, json_file: str, timeout: float
+) -> None:
+    """--models and --targets (parsed into lists), --etarm, --json and --timeout."""
+    parser.add_argument("--models", type=_comma_separated, default=models, help="comma-separated built-in etarm models")
+    parser.add_argument("--targets", type=_comma_separated, default=targets, help=targets_help)
+    parser.add_argument("--etarm", help="etarm launcher (default: $ETARM_CLI, else python -m etarm.cli)")
+    parser.add_argument("--json", default=None, help=f"results file (default: {json_file} in the workspace)")
+    parser.add_argument("--timeout", type=float, default=timeout, help="seconds before a compile counts as failed")
+
+
+def default_json_path(file_name: str) -> str:
+    """`file_name` in the test's undeclared outputs, else the workspace (bazel run), else here."""
     directory = os.environ.get("TEST_UNDECLARED_OUTPUTS_DIR") or os.environ.get("BUILD_WORKSPACE_DIRECTORY") or os.getcwd()
-    return os.path.join(directory, "compile_benchmark.json")
+    return os.path.join(directory, file_name)
+
+
+def write_model_file(directory: str, model: str) -> str:
+    """The built-in etarm model `model` as a model file both tools read; returns its path."""
+    path = os.path.join(directory, f"{model}.py")
+    with open(path, "w") as f:
+        f.write(MODEL_FILE.format(name=model))
+    return path
+
+
+def write_json(path: str, result: dict) -> None:
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        json.dump(result, f, indent=2)
+
+
+def exit_status(failed: int) -> int:
+    """1 (after saying how many) if any compile failed, else 0."""
+    if failed:
+        print(f"{failed} compile(s) failed", file=sys.stderr)
+    return 1 if failed else 0
 
 
 def _etarm_launcher(value: str | None) -> list[str]:
@@ -158,28 +196,22 @@ def format_table(rows: list[dict]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--models", default=DEFAULT_MODELS, help="comma-separated built-in etarm models")
-    parser.add_argument("--targets", default=DEFAULT_TARGETS, help="comma-separated TOSA targets (+INT ones quantize)")
     parser.add_argument("--repetitions", type=int, default=3, help="compiles per tool, model and target")
     parser.add_argument("--warmup", type=int, default=1, help="untimed compiles per tool first (disk cache)")
-    parser.add_argument("--etarm", help="etarm launcher (default: $ETARM_CLI, else python -m etarm.cli)")
-    parser.add_argument("--json", default=None, help="results file (default: compile_benchmark.json in the workspace)")
-    parser.add_argument("--timeout", type=float, default=600, help="seconds before a compile counts as failed")
+    add_shared_options(
+        parser, DEFAULT_MODELS, DEFAULT_TARGETS, "comma-separated TOSA targets (+INT ones quantize)",
+        "compile_benchmark.json", timeout=600,
+    )  # fmt: skip
     args = parser.parse_args(argv)
-    models = [m for m in args.models.split(",") if m]
-    targets = [t for t in args.targets.split(",") if t]
+    models, targets = args.models, args.targets
     etarm = _etarm_launcher(args.etarm)
     etarm_env, peer_env = _environments(etarm)
-    json_path = os.path.abspath(args.json or _default_json_path())
+    json_path = os.path.abspath(args.json or default_json_path("compile_benchmark.json"))
 
     runs = {(m, t, tool): [] for m in models for t in targets for tool in TOOLS}
     load_before = os.getloadavg()
     with tempfile.TemporaryDirectory(prefix="etarm_compile_bench_") as scratch:
-        model_files = {}
-        for model in models:
-            model_files[model] = os.path.join(scratch, f"{model}.py")
-            with open(model_files[model], "w") as f:
-                f.write(MODEL_FILE.format(name=model))
+        model_files = {model: write_model_file(scratch, model) for model in models}
 
         def compile_once(tool: str, model: str, target: str, label: str) -> Run:
             out_dir = tempfile.mkdtemp(prefix=f"{label}_{tool}_", dir=scratch)
@@ -223,17 +255,12 @@ def main(argv: list[str] | None = None) -> int:
         },
         "results": rows,
     }
-    os.makedirs(os.path.dirname(json_path), exist_ok=True)
-    with open(json_path, "w") as f:
-        json.dump(result, f, indent=2)
+    write_json(json_path, result)
     print()
     print(f"median of {args.repetitions} fresh-process compiles; ratio = etarm / peer (goal: <= 0.5)")
     print(format_table(rows))
     print(f"wrote {json_path}")
-    failed = sum(len(r[tool]["failures"]) for r in rows for tool in TOOLS)
-    if failed:
-        print(f"{failed} compile(s) failed", file=sys.stderr)
-    return 1 if failed else 0
+    return exit_status(sum(len(r[tool]["failures"]) for r in rows for tool in TOOLS))
 
 
 if __name__ == "__main__":

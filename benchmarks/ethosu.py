@@ -233,33 +233,23 @@ def format_table(rows: list[dict]) -> str:
     return "\n".join(lines)
 
 
-def _default_json_path() -> str:
-    directory = os.environ.get("TEST_UNDECLARED_OUTPUTS_DIR") or os.environ.get("BUILD_WORKSPACE_DIRECTORY") or os.getcwd()
-    return os.path.join(directory, "ethosu_benchmark.json")
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--models", default=DEFAULT_MODELS, help="comma-separated built-in etarm models")
-    parser.add_argument("--targets", default=DEFAULT_TARGETS, help="comma-separated Ethos-U targets")
-    parser.add_argument("--etarm", help="etarm launcher (default: $ETARM_CLI, else python -m etarm.cli)")
-    parser.add_argument("--json", default=None, help="results file (default: ethosu_benchmark.json in the workspace)")
-    parser.add_argument("--timeout", type=float, default=900, help="seconds before a compile counts as failed")
+    compile_benchmark.add_shared_options(
+        parser, DEFAULT_MODELS, DEFAULT_TARGETS, "comma-separated Ethos-U targets", "ethosu_benchmark.json", timeout=900
+    )
     args = parser.parse_args(argv)
-    models = [m for m in args.models.split(",") if m]
-    targets = [t for t in args.targets.split(",") if t]
+    models, targets = args.models, args.targets
     launcher = compile_benchmark._etarm_launcher(args.etarm)
     etarm_env, peer_env = compile_benchmark._environments(launcher)
-    json_path = os.path.abspath(args.json or _default_json_path())
+    json_path = os.path.abspath(args.json or compile_benchmark.default_json_path("ethosu_benchmark.json"))
 
     from etarm.ethosu.compile_spec import EthosUCompileSpec  # the defaults both tools get
 
     rows = []
     with tempfile.TemporaryDirectory(prefix="etarm_ethosu_bench_") as scratch:
         for model in models:
-            model_file = os.path.join(scratch, f"{model}.py")
-            with open(model_file, "w") as f:
-                f.write(compile_benchmark.MODEL_FILE.format(name=model))
+            model_file = compile_benchmark.write_model_file(scratch, model)
             for target in targets:
                 spec = EthosUCompileSpec(target)
                 settings = (spec.system_config, spec.memory_mode)
@@ -314,9 +304,7 @@ def main(argv: list[str] | None = None) -> int:
         },
         "results": rows,
     }
-    os.makedirs(os.path.dirname(json_path), exist_ok=True)
-    with open(json_path, "w") as f:
-        json.dump(result, f, indent=2)
+    compile_benchmark.write_json(json_path, result)
     print()
     print(f"Ethos-U, {result['date']}, Vela {result['vela']}: etarm / peer (executorch {result['executorch']} aot_arm_compiler)")
     print(format_table(rows))
@@ -325,10 +313,7 @@ def main(argv: list[str] | None = None) -> int:
         if losses:
             print(f"etarm behind the peer on {row['model']} / {row['target']}: {', '.join(losses)}")
     print(f"wrote {json_path}")
-    failed = sum(not row[tool]["ok"] for row in rows for tool in TOOLS)
-    if failed:
-        print(f"{failed} compile(s) failed", file=sys.stderr)
-    return 1 if failed else 0
+    return compile_benchmark.exit_status(sum(not row[tool]["ok"] for row in rows for tool in TOOLS))
 
 
 if __name__ == "__main__":

@@ -69,5 +69,21 @@ void strided_copy(
   }
 }
 
+void matmul_float(const float* a, const float* b, float* c, int32_t m, int32_t k, int32_t n) {
+  for (int32_t i = 0; i < m; ++i) {
+    float* row = c + static_cast<size_t>(i) * n;
+    for (int32_t j = 0; j < n; ++j) {
+      row[j] = 0.0f;
+    }
+    for (int32_t p = 0; p < k; ++p) {
+      const float x = a[static_cast<size_t>(i) * k + p];
+      const float* brow = b + static_cast<size_t>(p) * n;
+      for (int32_t j = 0; j < n; ++j) {
+        row[j] += x * brow[j];
+      }
+    }
+  }
+}
+
 } // namespace kernels
 } // namespace etarm

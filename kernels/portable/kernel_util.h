@@ -170,6 +170,31 @@ void strided_copy(
     const int32_t* dst_strides,
     size_t numel);
 
+// c = a @ b for row-major float matrices a (m x k), b (k x n) and c (m x n).
+void matmul_float(const float* a, const float* b, float* c, int32_t m, int32_t k, int32_t n);
+
+// Calls fn(Q{}) (a type tag) with Q the C type of a quantized integer dtype (Char, Byte, Short, Int);
+// false, without calling it, for any other dtype.
+template <typename Fn>
+bool visit_quantized_int_type(ScalarType dtype, Fn fn) {
+  switch (dtype) {
+    case ScalarType::Char:
+      fn(int8_t{});
+      return true;
+    case ScalarType::Byte:
+      fn(uint8_t{});
+      return true;
+    case ScalarType::Short:
+      fn(int16_t{});
+      return true;
+    case ScalarType::Int:
+      fn(int32_t{});
+      return true;
+    default:
+      return false;
+  }
+}
+
 // out = op(a, b) elementwise on float tensors, with broadcasting.
 template <typename Op>
 void binary_float_op(KernelRuntimeContext& ctx, const Tensor* a, const Tensor* b, const Tensor* out, Op op) {

@@ -46,18 +46,9 @@ void addmm_out(KernelRuntimeContext& ctx, Span<EValue*> stack) {
   float* po = out->mutable_data_ptr<float>();
   const float fa = static_cast<float>(alpha);
   const float fb = static_cast<float>(beta);
+  matmul_float(pa, pb, po, m, k, n);
   for (int32_t i = 0; i < m; ++i) {
     float* row = po + static_cast<size_t>(i) * n;
-    for (int32_t j = 0; j < n; ++j) {
-      row[j] = 0.0f;
-    }
-    for (int32_t p = 0; p < k; ++p) {
-      const float x = pa[static_cast<size_t>(i) * k + p];
-      const float* brow = pb + static_cast<size_t>(p) * n;
-      for (int32_t j = 0; j < n; ++j) {
-        row[j] += x * brow[j];
-      }
-    }
     for (int32_t j = 0; j < n; ++j) {
       const float bias = beta == 0.0 ? 0.0f : fb * ps[static_cast<size_t>(i) * ss[0] + static_cast<size_t>(j) * ss[1]];
       row[j] = bias + fa * row[j];

@@ -86,22 +86,10 @@ void dequantize_per_channel_out(KernelRuntimeContext& ctx, Span<EValue*> stack) 
   }
   const int64_t outer = channels == 0 ? 0 : in->numel() / (channels * inner);
   float* x = out->mutable_data_ptr<float>();
-  switch (in->scalar_type()) {
-    case ScalarType::Char:
-      dequantize(in->const_data_ptr<int8_t>(), x, outer, channels, inner, *scales, zps);
-      break;
-    case ScalarType::Byte:
-      dequantize(in->const_data_ptr<uint8_t>(), x, outer, channels, inner, *scales, zps);
-      break;
-    case ScalarType::Short:
-      dequantize(in->const_data_ptr<int16_t>(), x, outer, channels, inner, *scales, zps);
-      break;
-    case ScalarType::Int:
-      dequantize(in->const_data_ptr<int32_t>(), x, outer, channels, inner, *scales, zps);
-      break;
-    default:
-      ETARM_KERNEL_CHECK(ctx, false, "dequantize_per_channel.out: unsupported input dtype");
-  }
+  const bool supported = visit_quantized_int_type(in->scalar_type(), [&](auto tag) {
+    dequantize(in->const_data_ptr<decltype(tag)>(), x, outer, channels, inner, *scales, zps);
+  });
+  ETARM_KERNEL_CHECK(ctx, supported, "dequantize_per_channel.out: unsupported input dtype");
 }
 
 } // namespace

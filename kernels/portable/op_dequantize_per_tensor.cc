@@ -40,22 +40,10 @@ void dequantize_per_tensor_out(KernelRuntimeContext& ctx, Span<EValue*> stack) {
   const ssize_t n = in->numel();
   const float s = static_cast<float>(scale);
   const float z = static_cast<float>(zp);
-  switch (in->scalar_type()) {
-    case ScalarType::Char:
-      dequantize(in->const_data_ptr<int8_t>(), x, n, s, z);
-      break;
-    case ScalarType::Byte:
-      dequantize(in->const_data_ptr<uint8_t>(), x, n, s, z);
-      break;
-    case ScalarType::Short:
-      dequantize(in->const_data_ptr<int16_t>(), x, n, s, z);
-      break;
-    case ScalarType::Int:
-      dequantize(in->const_data_ptr<int32_t>(), x, n, s, z);
-      break;
-    default:
-      ETARM_KERNEL_CHECK(ctx, false, "dequantize_per_tensor.out: unsupported input dtype");
-  }
+  const bool supported = visit_quantized_int_type(in->scalar_type(), [&](auto tag) {
+    dequantize(in->const_data_ptr<decltype(tag)>(), x, n, s, z);
+  });
+  ETARM_KERNEL_CHECK(ctx, supported, "dequantize_per_tensor.out: unsupported input dtype");
 }
 
 } // namespace

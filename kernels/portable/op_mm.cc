@@ -24,22 +24,7 @@ void mm_out(KernelRuntimeContext& ctx, Span<EValue*> stack) {
   const int32_t sizes[2] = {m, n};
   ETARM_KERNEL_CHECK(ctx, resize_out(*out, sizes, 2), "mm.out: bad output shape");
   ETARM_KERNEL_CHECK(ctx, has_data(*a) && has_data(*b) && has_data(*out), "mm.out: tensor without data");
-  const float* pa = a->const_data_ptr<float>();
-  const float* pb = b->const_data_ptr<float>();
-  float* po = out->mutable_data_ptr<float>();
-  for (int32_t i = 0; i < m; ++i) {
-    float* row = po + static_cast<size_t>(i) * n;
-    for (int32_t j = 0; j < n; ++j) {
-      row[j] = 0.0f;
-    }
-    for (int32_t p = 0; p < k; ++p) {
-      const float x = pa[static_cast<size_t>(i) * k + p];
-      const float* brow = pb + static_cast<size_t>(p) * n;
-      for (int32_t j = 0; j < n; ++j) {
-        row[j] += x * brow[j];
-      }
-    }
-  }
+  matmul_float(a->const_data_ptr<float>(), b->const_data_ptr<float>(), out->mutable_data_ptr<float>(), m, k, n);
 }
 
 } // namespace

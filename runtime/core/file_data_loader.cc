@@ -28,6 +28,18 @@ bool is_power_of_2(size_t v) {
 void free_aligned(void* /*context*/, void* data, size_t /*size*/) {
   std::free(data);
 }
+// InvalidArgument unless [offset, offset + size) lies within the file.
+Error check_range(size_t offset, size_t size, size_t file_size) {
+  size_t end;
+  ET_CHECK_OR_RETURN_ERROR(
+      !c10::add_overflows(offset, size, &end) && end <= file_size,
+      InvalidArgument,
+      "Range [%zu, +%zu) exceeds the file (%zu bytes)",
+      offset,
+      size,
+      file_size);
+  return Error::Ok;
+}
 } // namespace
 
 FileDataLoader::~FileDataLoader() {
@@ -70,14 +82,7 @@ Error FileDataLoader::load_into(size_t offset, size_t size, const SegmentInfo& s
   (void)segment_info;
   ET_CHECK_OR_RETURN_ERROR(fd_ >= 0, InvalidState, "Uninitialized");
   ET_CHECK_OR_RETURN_ERROR(buffer != nullptr, InvalidArgument, "Null buffer");
-  size_t end;
-  ET_CHECK_OR_RETURN_ERROR(
-      !c10::add_overflows(offset, size, &end) && end <= file_size_,
-      InvalidArgument,
-      "Range [%zu, +%zu) exceeds the file (%zu bytes)",
-      offset,
-      size,
-      file_size_);
+  ET_CHECK_OK_OR_RETURN_ERROR(check_range(offset, size, file_size_));
   auto* out = static_cast<uint8_t*>(buffer);
   size_t done = 0;
   while (done < size) {
@@ -96,14 +101,7 @@ Error FileDataLoader::load_into(size_t offset, size_t size, const SegmentInfo& s
 
 Result<FreeableBuffer> FileDataLoader::load(size_t offset, size_t size, const SegmentInfo& segment_info) const {
   ET_CHECK_OR_RETURN_ERROR(fd_ >= 0, InvalidState, "Uninitialized");
-  size_t end;
-  ET_CHECK_OR_RETURN_ERROR(
-      !c10::add_overflows(offset, size, &end) && end <= file_size_,
-      InvalidArgument,
-      "Range [%zu, +%zu) exceeds the file (%zu bytes)",
-      offset,
-      size,
-      file_size_);
+  ET_CHECK_OK_OR_RETURN_ERROR(check_range(offset, size, file_size_));
   if (size == 0) {
     return FreeableBuffer(nullptr, 0, nullptr);
   }

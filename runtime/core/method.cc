@@ -87,6 +87,16 @@ fb::Table serialized_tensor(fb::Table plan, size_t value_index) {
   return v.table(fb::evalue::val);
 }
 
+// Copies the `n` values get(0..n-1) into `out` (room for `length`); the rest become None.
+template <typename Get>
+Error copy_values(EValue* out, size_t length, size_t n, const char* what, Get get) {
+  ET_CHECK_OR_RETURN_ERROR(out != nullptr && length >= n, InvalidArgument, "Room for %zu %s, %zu needed", length, what, n);
+  for (size_t i = 0; i < length; ++i) {
+    out[i] = i < n ? get(i) : EValue();
+  }
+  return Error::Ok;
+}
+
 bool is_external(fb::Table tensor) {
   const fb::Table extra = tensor.table(fb::tensor::extra_tensor_info);
   return extra && extra.get<uint8_t>(fb::extra::location) == 1;
@@ -828,24 +838,14 @@ Error Method::set_output_data_ptr(void* buffer, size_t size, size_t output_idx) 
 
 Error Method::get_outputs(EValue* output_evalues, size_t length) {
   ET_CHECK_OR_RETURN_ERROR(initialized(), InvalidState, "Method not initialised");
-  const size_t n = outputs_size();
-  ET_CHECK_OR_RETURN_ERROR(
-      output_evalues != nullptr && length >= n, InvalidArgument, "Room for %zu outputs, %zu needed", length, n);
-  for (size_t i = 0; i < length; ++i) {
-    output_evalues[i] = i < n ? get_output(i) : EValue();
-  }
-  return Error::Ok;
+  return copy_values(
+      output_evalues, length, outputs_size(), "outputs", [this](size_t i) -> const EValue& { return get_output(i); });
 }
 
 Error Method::get_inputs(EValue* input_evalues, size_t length) {
   ET_CHECK_OR_RETURN_ERROR(initialized(), InvalidState, "Method not initialised");
-  const size_t n = inputs_size();
-  ET_CHECK_OR_RETURN_ERROR(
-      input_evalues != nullptr && length >= n, InvalidArgument, "Room for %zu inputs, %zu needed", length, n);
-  for (size_t i = 0; i < length; ++i) {
-    input_evalues[i] = i < n ? get_input(i) : EValue();
-  }
-  return Error::Ok;
+  return copy_values(
+      input_evalues, length, inputs_size(), "inputs", [this](size_t i) -> const EValue& { return get_input(i); });
 }
 
 Result<executorch::aten::Tensor> Method::get_attribute(std::string_view name) {

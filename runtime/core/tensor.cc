@@ -126,18 +126,26 @@ class TensorResizerFriend final {
   }
 };
 
-Error resize_tensor_impl(etensor::TensorImpl* impl, ArrayRef<etensor::TensorImpl::SizesType> new_sizes) {
-  ET_CHECK_OR_RETURN_ERROR(impl != nullptr, InvalidArgument, "Null tensor");
-  return TensorResizerFriend::resize(impl, new_sizes);
-}
-
-Error share_tensor_data(const etensor::Tensor& t_dst, const etensor::Tensor& t_src) {
+namespace {
+// InvalidArgument unless the tensors hold the same number of bytes.
+Error check_same_nbytes(const etensor::Tensor& t_dst, const etensor::Tensor& t_src) {
   ET_CHECK_OR_RETURN_ERROR(
       t_dst.nbytes() == t_src.nbytes(),
       InvalidArgument,
       "Tensor sizes differ: %zu vs %zu bytes",
       t_dst.nbytes(),
       t_src.nbytes());
+  return Error::Ok;
+}
+} // namespace
+
+Error resize_tensor_impl(etensor::TensorImpl* impl, ArrayRef<etensor::TensorImpl::SizesType> new_sizes) {
+  ET_CHECK_OR_RETURN_ERROR(impl != nullptr, InvalidArgument, "Null tensor");
+  return TensorResizerFriend::resize(impl, new_sizes);
+}
+
+Error share_tensor_data(const etensor::Tensor& t_dst, const etensor::Tensor& t_src) {
+  ET_CHECK_OK_OR_RETURN_ERROR(check_same_nbytes(t_dst, t_src));
   ET_CHECK_OR_RETURN_ERROR(
       t_src.const_data_ptr() != nullptr || t_src.nbytes() == 0, InvalidArgument, "Source tensor has no data");
   t_dst.unsafeGetTensorImpl()->set_data(t_src.mutable_data_ptr());
@@ -145,12 +153,7 @@ Error share_tensor_data(const etensor::Tensor& t_dst, const etensor::Tensor& t_s
 }
 
 Error copy_tensor_data(const etensor::Tensor& t_dst, const etensor::Tensor& t_src) {
-  ET_CHECK_OR_RETURN_ERROR(
-      t_dst.nbytes() == t_src.nbytes(),
-      InvalidArgument,
-      "Tensor sizes differ: %zu vs %zu bytes",
-      t_dst.nbytes(),
-      t_src.nbytes());
+  ET_CHECK_OK_OR_RETURN_ERROR(check_same_nbytes(t_dst, t_src));
   if (t_dst.nbytes() == 0 || t_dst.const_data_ptr() == t_src.const_data_ptr()) {
     return Error::Ok;
   }

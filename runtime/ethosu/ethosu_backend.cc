@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstring>
 #include <new>
+#include <utility>
 
 #include <executorch/runtime/core/exec_aten/util/scalar_type_util.h>
 #include <executorch/runtime/platform/log.h>
@@ -245,9 +246,7 @@ void fill_regions(const Handle& h, BaseAddress (&regions)[kNumRegions]) {
 }  // namespace
 
 EthosUDriver* set_driver(EthosUDriver* driver) {
-  EthosUDriver* previous = g_driver;
-  g_driver = driver;
-  return previous;
+  return std::exchange(g_driver, driver);
 }
 
 EthosUDriver* driver() {
@@ -255,9 +254,7 @@ EthosUDriver* driver() {
 }
 
 ArenaProvider* set_arena_provider(ArenaProvider* provider) {
-  ArenaProvider* previous = g_arena_provider;
-  g_arena_provider = provider;
-  return previous;
+  return std::exchange(g_arena_provider, provider);
 }
 
 ArenaProvider* arena_provider() {

@@ -6,8 +6,6 @@ bit-identical results on the TOSA reference model, pass the TOSA-level checks, a
 compile with Vela; Ethos-U85 needs none of them.
 """
 
-import os
-
 import numpy as np
 import pytest
 import tosa_serializer as ts
@@ -16,22 +14,11 @@ from etarm.ethosu import npu_rules
 from etarm.ethosu.compile_spec import EthosUCompileSpec
 from etarm.ethosu.tosa_checks import check_graph
 from etarm.ethosu.tosa_rewrites import half_pixel_nearest, rewrite_for_npu
-from etarm.ethosu.vela import VelaError, run_vela
+from etarm.ethosu.vela import VelaError
+from etarm.testing.tosa_graphs import compile_with_vela, graph_input, int16_graph
 from etarm.testing.tosa_reference import run_tosa
-from etarm.tosa.graph import TosaGraph
-from etarm.tosa.specification import TosaSpecification
 
 I8, I16, I32 = ts.DType.INT8, ts.DType.INT16, ts.DType.INT32
-
-
-def _graph():
-    return TosaGraph(TosaSpecification.create_from_string("TOSA-1.0+INT+int16"))
-
-
-def _input(graph, shape, dtype=I8, name="x"):
-    tensor = graph.temp(shape, dtype, stem=name)
-    graph.inputs.append(tensor.name)
-    return tensor
 
 
 def _rescale(graph, tensor, multiplier=1 << 30, shift=36, dtype=I8):
@@ -47,7 +34,7 @@ def _rescale(graph, tensor, multiplier=1 << 30, shift=36, dtype=I8):
 
 def conv(shape, kernel, stride, pad=(0, 0, 0, 0), dilation=(1, 1), depthwise=True, rescaled=True, zero_point=0):
     def build(graph):
-        x = _input(graph, shape)
+        x = graph_input(graph, shape)
         n, h, w, c = shape
         rng = np.random.default_rng(0)
         weights = graph.const(rng.integers(-3, 4, (*kernel, c, 1) if depthwise else (6, *kernel, c)), I8)
@@ -66,7 +53,7 @@ def conv(shape, kernel, stride, pad=(0, 0, 0, 0), dilation=(1, 1), depthwise=Tru
 
 def max_pool(shape, kernel, stride, pad):
     def build(graph):
-        x = _input(graph, shape)
+        x = graph_input(graph, shape)
         n, h, w, c = shape
         out = (n, (h + pad[0] + pad[1] - kernel[0]) // stride[0] + 1, (w + pad[2] + pad[3] - kernel[1]) // stride[1] + 1, c)
         return graph.emit(ts.Op.MAX_POOL2D, [x], out, I8, list(kernel), list(stride), list(pad), ts.NanPropagationMode.PROPAGATE)
@@ -76,7 +63,7 @@ def max_pool(shape, kernel, stride, pad):
 
 def nearest(shape, out_hw, scale, offset, border):
     def build(graph):
-        x = _input(graph, shape)
+        x = graph_input(graph, shape)
         params = [graph.shape_const(scale), graph.shape_const(offset), graph.shape_const(border)]
         return graph.emit(ts.Op.RESIZE, [x, *params], (shape[0], *out_hw, shape[3]), I8, ts.ResizeMode.NEAREST)
 
@@ -87,7 +74,7 @@ def extremum(op, shape_a, shape_b, dtype=I8):
     """The INT lowering of maximum/minimum with shared parameters: widen, compare, narrow by CAST."""
 
     def build(graph):
-        a, b = _input(graph, shape_a, dtype, "a"), _input(graph, shape_b, dtype, "b")
+        a, b = graph_input(graph, shape_a, dtype, "a"), graph_input(graph, shape_b, dtype, "b")
         wide = [graph.emit(ts.Op.CAST, [t], t.shape, I32) for t in (a, b)]
         shape = tuple(max(p, q) for p, q in zip(shape_a, shape_b))
         result = graph.emit(op, wide, shape, I32, ts.NanPropagationMode.PROPAGATE)
@@ -101,7 +88,7 @@ def long_sum(length, rows=1):
     """The quantized sum over the last axis of a [rows, length] tensor: widen, REDUCE_SUM, RESCALE."""
 
     def build(graph):
-        x = _input(graph, (rows, length))
+        x = graph_input(graph, (rows, length))
         total = graph.emit(ts.Op.REDUCE_SUM, [_widen(graph, x, 3)], (rows, 1), I32, 1)
         return _rescale(graph, total, 1 << 30, 46)
 
@@ -129,11 +116,8 @@ CASES = {
 
 def _compiles(graph, target, directory) -> str | None:
     """None when Vela compiles the graph for ``target``, else its message."""
-    path = os.path.join(directory, "g.tosa")
-    with open(path, "wb") as f:
-        f.write(graph.serialize())
     try:
-        run_vela(path, EthosUCompileSpec(target), str(directory))
+        compile_with_vela(graph, EthosUCompileSpec(target), directory)
         return None
     except VelaError as exc:
         return str(exc)
@@ -152,7 +136,7 @@ def _inputs(graph):
 @pytest.mark.parametrize("case", list(CASES))
 def test_rewrite_is_exact_and_compiles_on_u55(tmp_path, case):
     build, rewrite = CASES[case]
-    graph = _graph()
+    graph = int16_graph()
     graph.mark_output(build(graph))
     inputs = _inputs(graph)
     before = run_tosa(graph.serialize(), inputs)
@@ -169,7 +153,7 @@ def test_rewrite_is_exact_and_compiles_on_u55(tmp_path, case):
 
 
 def test_global_window_only_changes_the_stride():
-    graph = _graph()
+    graph = int16_graph()
     graph.mark_output(conv((1, 25, 5, 8), (25, 5), (25, 5))(graph))
     rewrite_for_npu(graph, "u55")
     assert [op.op.name for op in graph.ops] == ["DEPTHWISE_CONV2D", "RESCALE"]
@@ -178,7 +162,7 @@ def test_global_window_only_changes_the_stride():
 
 def test_subsampling_follows_the_rescale():
     """int8 rather than int32 data is subsampled when the convolution feeds one RESCALE."""
-    graph = _graph()
+    graph = int16_graph()
     graph.mark_output(conv((1, 17, 19, 8), (3, 3), (4, 4), (1, 1, 1, 1))(graph))
     rewrite_for_npu(graph, "u55")
     names = [op.op.name for op in graph.ops]
@@ -213,8 +197,8 @@ def test_half_pixel_nearest(in_size, out_size, params, expected):
 
 def test_casts_not_after_an_extremum_stay():
     """A CAST of int32 data of unknown range keeps wrapping (and stays a U55 violation)."""
-    graph = _graph()
-    x = _input(graph, (1, 8), I32)
+    graph = int16_graph()
+    x = graph_input(graph, (1, 8), I32)
     graph.mark_output(graph.emit(ts.Op.CAST, [x], x.shape, I8))
     assert rewrite_for_npu(graph, "u55") == {}
     assert [v.tosa_op for v in check_graph(graph, "u55")] == ["CAST"]
@@ -233,7 +217,7 @@ def spatial_mean(perm=(0, 3, 1, 2), merged=(32, 64), axis=1):
     NCHW, RESHAPE, REDUCE_SUM, RESCALE."""
 
     def build(graph):
-        x = _input(graph, (1, 8, 8, 32))
+        x = graph_input(graph, (1, 8, 8, 32))
         moved = graph.emit(ts.Op.TRANSPOSE, [_widen(graph, x, -7)], tuple((1, 8, 8, 32)[p] for p in perm), I32, list(perm))
         flat = graph.reshape(moved, merged)
         shape = list(merged)
@@ -245,7 +229,7 @@ def spatial_mean(perm=(0, 3, 1, 2), merged=(32, 64), axis=1):
 
 def global_pool(shape=(1, 25, 5, 32)):
     def build(graph):
-        x = _input(graph, shape)
+        x = graph_input(graph, shape)
         n, h, w, c = shape
         operands = [x, graph.const(np.ones((h, w, c, 1)), I8), graph.const(np.zeros(c), I32), graph.const([-3], I8), graph.const([0], I8)]
         acc = graph.emit(ts.Op.DEPTHWISE_CONV2D, operands, (n, 1, 1, c), I32, [0, 0, 0, 0], [h, w], [1, 1], False, I32)
@@ -257,7 +241,7 @@ def global_pool(shape=(1, 25, 5, 32)):
 def residual_add(graph):
     """x (NCHW) + a channels-last convolution of it: the convolution's result widened, then
     TRANSPOSEd to NCHW, then ADD (as the layout passes leave a residual block)."""
-    x = _input(graph, (1, 16, 12, 12), name="x")
+    x = graph_input(graph, (1, 16, 12, 12), name="x")
     nhwc = graph.emit(ts.Op.TRANSPOSE, [x], (1, 12, 12, 16), I8, [0, 2, 3, 1])
     weights = graph.const(np.random.default_rng(1).integers(-3, 4, (16, 1, 1, 16)), I8)
     operands = [nhwc, weights, graph.const(np.zeros(16), I32), graph.const([5], I8), graph.const([0], I8)]
@@ -270,7 +254,7 @@ def residual_add(graph):
 
 
 def pooled_to_nchw(graph):
-    x = _input(graph, (1, 1, 1, 32))
+    x = graph_input(graph, (1, 1, 1, 32))
     return graph.emit(ts.Op.TRANSPOSE, [x], (1, 32, 1, 1), I8, [0, 3, 1, 2])
 
 
@@ -283,17 +267,14 @@ SAVINGS = {
 
 
 def _cycles(graph, target, directory) -> int:
-    path = os.path.join(directory, "g.tosa")
-    with open(path, "wb") as f:
-        f.write(graph.serialize())
-    return run_vela(path, EthosUCompileSpec(target), str(directory)).estimates["cycles_total"]
+    return compile_with_vela(graph, EthosUCompileSpec(target), directory).estimates["cycles_total"]
 
 
 @pytest.mark.parametrize("target", ["ethos-u55-128", "ethos-u85-256"])
 @pytest.mark.parametrize("case", list(SAVINGS))
 def test_rewrite_is_exact_and_costs_no_more(tmp_path, case, target):
     build, rewrite = SAVINGS[case]
-    graph = _graph()
+    graph = int16_graph()
     graph.mark_output(build(graph))
     inputs = _inputs(graph)
     before, cycles = run_tosa(graph.serialize(), inputs), _cycles(graph, target, tmp_path)
@@ -312,7 +293,7 @@ def test_rewrite_is_exact_and_costs_no_more(tmp_path, case, target):
     ],
 )
 def test_reductions_keep_transposes_that_matter(perm, merged, axis):
-    graph = _graph()
+    graph = int16_graph()
     graph.mark_output(spatial_mean(perm, merged, axis)(graph))
     assert "reductions_without_transposes" not in rewrite_for_npu(graph, "u85")
 

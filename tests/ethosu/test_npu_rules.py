@@ -5,8 +5,6 @@ Each case is a small TOSA INT graph. For Ethos-U55 and Ethos-U85 the TOSA-level 
 refuses to compile it, so a Vela upgrade that changes support makes these tests fail.
 """
 
-import os
-
 import numpy as np
 import pytest
 import tosa_serializer as ts
@@ -17,23 +15,12 @@ from etarm.ethosu.backend import vela_failure_message
 from etarm.ethosu.compile_spec import EthosUCompileSpec
 from etarm.ethosu.tosa_checks import check_graph
 from etarm.ethosu.tosa_rewrites import rewrite_for_npu
-from etarm.ethosu.vela import VelaError, run_vela
-from etarm.tosa.graph import TosaGraph
-from etarm.tosa.specification import TosaSpecification
+from etarm.ethosu.vela import VelaError
+from etarm.testing.tosa_graphs import compile_with_vela, graph_input, int16_graph
 from etarm.testing.tosa_reference import run_tosa
 
 I8, I16, I32 = ts.DType.INT8, ts.DType.INT16, ts.DType.INT32
 PROPAGATE = ts.NanPropagationMode.PROPAGATE
-
-
-def _graph():
-    return TosaGraph(TosaSpecification.create_from_string("TOSA-1.0+INT+int16"))
-
-
-def _input(graph, shape, dtype=I8, name="x"):
-    tensor = graph.temp(shape, dtype, stem=name)
-    graph.inputs.append(tensor.name)
-    return tensor
 
 
 def _rescale(graph, tensor, dtype):
@@ -53,7 +40,7 @@ def _rescale(graph, tensor, dtype):
 
 def conv(shape, kernel=(3, 3), stride=(1, 1), pad=(0, 0, 0, 0), dilation=(1, 1), depthwise=False, channels_out=4):
     def build(graph):
-        x = _input(graph, shape)
+        x = graph_input(graph, shape)
         n, h, w, c = shape
         rng = np.random.default_rng(0)
         weights_shape = (*kernel, c, 1) if depthwise else (channels_out, *kernel, c)
@@ -74,7 +61,7 @@ def conv(shape, kernel=(3, 3), stride=(1, 1), pad=(0, 0, 0, 0), dilation=(1, 1),
 
 def pool(kind, shape, kernel, stride, pad=(0, 0, 0, 0)):
     def build(graph):
-        x = _input(graph, shape)
+        x = graph_input(graph, shape)
         n, h, w, c = shape
         out = (n, (h + pad[0] + pad[1] - kernel[0]) // stride[0] + 1, (w + pad[2] + pad[3] - kernel[1]) // stride[1] + 1, c)
         if kind == "max":
@@ -87,7 +74,7 @@ def pool(kind, shape, kernel, stride, pad=(0, 0, 0, 0)):
 
 def matmul(dtype, a_shape, b_shape):
     def build(graph):
-        a, b = _input(graph, a_shape, dtype, "a"), _input(graph, b_shape, dtype, "b")
+        a, b = graph_input(graph, a_shape, dtype, "a"), graph_input(graph, b_shape, dtype, "b")
         acc_dtype = ts.DType.INT48 if dtype == I16 else I32
         zeros = [graph.const([0], dtype), graph.const([0], dtype)]
         acc = graph.emit(ts.Op.MATMUL, [a, b, *zeros], (a_shape[0], a_shape[1], b_shape[2]), acc_dtype)
@@ -98,27 +85,27 @@ def matmul(dtype, a_shape, b_shape):
 
 def transpose(shape, perm, dtype=I8):
     def build(graph):
-        x = _input(graph, shape, dtype)
+        x = graph_input(graph, shape, dtype)
         return graph.emit(ts.Op.TRANSPOSE, [x], tuple(shape[p] for p in perm), dtype, list(perm))
 
     return build
 
 
 def reverse(shape, axis):
-    return lambda graph: graph.emit(ts.Op.REVERSE, [_input(graph, shape)], shape, I8, axis)
+    return lambda graph: graph.emit(ts.Op.REVERSE, [graph_input(graph, shape)], shape, I8, axis)
 
 
 def argmax(shape, axis):
     def build(graph):
         out = tuple(d for i, d in enumerate(shape) if i != axis)
-        return graph.emit(ts.Op.ARGMAX, [_input(graph, shape)], out, I32, axis, PROPAGATE)
+        return graph.emit(ts.Op.ARGMAX, [graph_input(graph, shape)], out, I32, axis, PROPAGATE)
 
     return build
 
 
 def gather():
     def build(graph):
-        values, indices = _input(graph, (1, 10, 8)), _input(graph, (1, 4), I32, "indices")
+        values, indices = graph_input(graph, (1, 10, 8)), graph_input(graph, (1, 4), I32, "indices")
         return graph.emit(ts.Op.GATHER, [values, indices], (1, 4, 8), I8)
 
     return build
@@ -128,7 +115,7 @@ def broadcast_add(a_shape, b_shape, dtype=I8):
     """int8/int16 -> RESCALE to int32 -> ADD (broadcasting) -> RESCALE back, as INT add lowers."""
 
     def build(graph):
-        a, b = _input(graph, a_shape, dtype, "a"), _input(graph, b_shape, dtype, "b")
+        a, b = graph_input(graph, a_shape, dtype, "a"), graph_input(graph, b_shape, dtype, "b")
         wide = []
         for tensor in (a, b):
             zeros = [graph.const([0], dtype), graph.const([0], I32)]
@@ -179,15 +166,12 @@ CASES = {
 @pytest.mark.parametrize("target", ["ethos-u55-128", "ethos-u85-256"])
 @pytest.mark.parametrize("case", list(CASES))
 def test_rules_agree_with_vela(tmp_path, case, target):
-    graph = _graph()
+    graph = int16_graph()
     graph.mark_output(CASES[case](graph))
     spec = EthosUCompileSpec(target)
     violations = check_graph(graph, spec.family.key)
-    path = os.path.join(tmp_path, "g.tosa")
-    with open(path, "wb") as f:
-        f.write(graph.serialize())
     try:
-        run_vela(path, spec, str(tmp_path))
+        compile_with_vela(graph, spec, tmp_path)
         compiled, why = True, ""
     except VelaError as exc:
         compiled, why = False, str(exc)
@@ -196,17 +180,14 @@ def test_rules_agree_with_vela(tmp_path, case, target):
 
 def test_vela_failure_names_the_aten_node(tmp_path):
     """Vela names only an operator type; the message adds the fx nodes that emitted it."""
-    graph = _graph()
+    graph = int16_graph()
     graph.origin = "aten_bmm_default_3"
     result = matmul(I16, (1, 8, 16), (1, 16, 4))(graph)
     graph.origin = None
     graph.mark_output(result)
-    path = os.path.join(tmp_path, "g.tosa")
-    with open(path, "wb") as f:
-        f.write(graph.serialize())
     spec = EthosUCompileSpec("ethos-u55-128")
     with pytest.raises(VelaError) as failure:
-        run_vela(path, spec, str(tmp_path))
+        compile_with_vela(graph, spec, tmp_path)
     assert isinstance(failure.value, EtarmError)
     message = vela_failure_message(failure.value, graph, spec, {"aten_bmm_default_3": "aten.bmm.default"})
     assert "Non-passthrough operation (MatMul) could not run on NPU" in message
@@ -214,17 +195,14 @@ def test_vela_failure_names_the_aten_node(tmp_path):
 
 
 def test_vela_option_errors_are_clear(tmp_path):
-    graph = _graph()
+    graph = int16_graph()
     graph.mark_output(transpose((1, 8, 4, 4), (0, 2, 3, 1))(graph))
-    path = os.path.join(tmp_path, "g.tosa")
-    with open(path, "wb") as f:
-        f.write(graph.serialize())
     spec = EthosUCompileSpec("ethos-u55-128", extra_flags=["--no-such-flag"])
     with pytest.raises(VelaError, match="^Vela rejected its options: vela: error: unrecognized arguments: --no-such-flag$"):
-        run_vela(path, spec, str(tmp_path))
+        compile_with_vela(graph, spec, tmp_path)
     spec = EthosUCompileSpec("ethos-u55-128", extra_flags=["--optimise", "Fastest"])
     with pytest.raises(VelaError, match="^Vela failed with KeyError: Fastest \\(extra flags: --optimise Fastest\\)$"):
-        run_vela(path, spec, str(tmp_path))
+        compile_with_vela(graph, spec, tmp_path)
 
 
 @pytest.mark.parametrize(
@@ -251,11 +229,8 @@ def test_u85_runs_what_u55_cannot():
 
 
 def _compiles(graph, spec, directory) -> bool:
-    path = os.path.join(directory, "rewritten.tosa")
-    with open(path, "wb") as f:
-        f.write(graph.serialize())
     try:
-        run_vela(path, spec, str(directory))
+        compile_with_vela(graph, spec, directory)
         return True
     except VelaError:
         return False
@@ -264,7 +239,7 @@ def _compiles(graph, spec, directory) -> bool:
 @pytest.mark.parametrize("zero_point, padding_ops", [(0, ["CONCAT", "CONCAT"]), (-7, ["PAD"])])
 def test_padding_rewrite_is_exact_and_compiles_on_u55(tmp_path, zero_point, padding_ops):
     """CONV2D stride 4 with padding -> padding by the input zero point + unpadded CONV2D."""
-    graph = _graph()
+    graph = int16_graph()
     graph.mark_output(conv((1, 28, 28, 8), stride=(4, 4), pad=(1, 2, 2, 1))(graph))
     conv_op = next(op for op in graph.ops if op.op == ts.Op.CONV2D)
     graph.constants[conv_op.inputs[3]] = np.array([zero_point], dtype=np.int8)

@@ -14,16 +14,25 @@ Features (enable/disable with --features=NAME / --features=-NAME or a target's `
 Compilation modes: fastbuild -Os, opt -O2 -DNDEBUG, dbg -Og -g3.
 """
 
-load("@rules_cc//cc:action_names.bzl", "ACTION_NAMES")
 load(
     "@rules_cc//cc:cc_toolchain_config_lib.bzl",
     "action_config",
     "feature",
-    "flag_group",
-    "flag_set",
     "tool",
     "tool_path",
     "with_feature_set",
+)
+load(
+    "//toolchains:cc_toolchain_common.bzl",
+    "ALL_COMPILE",
+    "ASM",
+    "CXX_COMPILE",
+    "C_COMPILE",
+    "LINK",
+    "REPRODUCIBLE_FLAGS",
+    "compilation_mode_features",
+    "flags",
+    "gc_sections_feature",
 )
 
 # Compiler flags per core. The float ABI is hard everywhere (all these cores have an FPU);
@@ -40,20 +49,6 @@ CORES = {
 
 _TOOL_PREFIX = "/usr/bin/arm-none-eabi-"
 
-_C_COMPILE = [ACTION_NAMES.c_compile]
-_CXX_COMPILE = [
-    ACTION_NAMES.cpp_compile,
-    ACTION_NAMES.cpp_header_parsing,
-    ACTION_NAMES.cpp_module_compile,
-    ACTION_NAMES.linkstamp_compile,
-]
-_ASM = [ACTION_NAMES.assemble, ACTION_NAMES.preprocess_assemble]
-_ALL_COMPILE = _C_COMPILE + _CXX_COMPILE + _ASM
-_LINK = [ACTION_NAMES.cpp_link_executable]
-
-def _flags(actions, flags, with_features = []):
-    return flag_set(actions = actions, flag_groups = [flag_group(flags = flags)], with_features = with_features)
-
 def _impl(ctx):
     target_flags = ["-mthumb", "-mfloat-abi=hard"] + ctx.attr.cpu_flags
 
@@ -62,11 +57,11 @@ def _impl(ctx):
 
     action_configs = [
         action_config(action_name = a, enabled = True, tools = tools("gcc"))
-        for a in _C_COMPILE + _ASM
+        for a in C_COMPILE + ASM
     ] + [
         # g++ as the link driver pulls in libstdc++ and libsupc++ when C++ code needs them.
         action_config(action_name = a, enabled = True, tools = tools("g++"))
-        for a in _CXX_COMPILE + _LINK
+        for a in CXX_COMPILE + LINK
     ]
     # Archiving and stripping keep Bazel's built-in configurations (tool_paths below): they
     # bring the archiver's flags with them.
@@ -76,60 +71,45 @@ def _impl(ctx):
             name = "target_flags",
             enabled = True,
             flag_sets = [
-                _flags(_ALL_COMPILE + _LINK, target_flags),
-                _flags(_ALL_COMPILE, [
+                flags(ALL_COMPILE + LINK, target_flags),
+                flags(ALL_COMPILE, [
                     "-fno-common",
                     "-Wall",
                     # Paths in depfiles as the compiler saw them, so Bazel can match them.
                     "-no-canonical-prefixes",
                     "-fno-canonical-system-headers",
-                    # Reproducible outputs.
-                    "-Wno-builtin-macro-redefined",
-                    "-D__DATE__=\"redacted\"",
-                    "-D__TIMESTAMP__=\"redacted\"",
-                    "-D__TIME__=\"redacted\"",
-                ]),
-                _flags(_CXX_COMPILE, ["-std=gnu++17"]),
+                ] + REPRODUCIBLE_FLAGS),
+                flags(CXX_COMPILE, ["-std=gnu++17"]),
             ],
         ),
-        feature(
-            name = "gc_sections",
-            enabled = True,
-            flag_sets = [
-                _flags(_ALL_COMPILE, ["-ffunction-sections", "-fdata-sections"]),
-                _flags(_LINK, ["-Wl,--gc-sections"]),
-            ],
-        ),
+        gc_sections_feature(),
         feature(name = "size_optimized"),
-        # Bazel enables exactly one of these per compilation mode.
-        feature(name = "fastbuild"),
-        feature(name = "opt"),
-        feature(name = "dbg"),
+    ] + compilation_mode_features() + [
         feature(
             name = "optimization",
             enabled = True,
             flag_sets = [
-                _flags(_ALL_COMPILE + _LINK, ["-Os"], [with_feature_set(features = ["size_optimized"])]),
-                _flags(_ALL_COMPILE, ["-Os"], [with_feature_set(features = ["fastbuild"], not_features = ["size_optimized"])]),
-                _flags(_ALL_COMPILE, ["-O2"], [with_feature_set(features = ["opt"], not_features = ["size_optimized"])]),
-                _flags(_ALL_COMPILE, ["-DNDEBUG"], [with_feature_set(features = ["opt"])]),
-                _flags(_ALL_COMPILE, ["-Og", "-g3"], [with_feature_set(features = ["dbg"], not_features = ["size_optimized"])]),
-                _flags(_ALL_COMPILE, ["-g3"], [with_feature_set(features = ["dbg", "size_optimized"])]),
+                flags(ALL_COMPILE + LINK, ["-Os"], [with_feature_set(features = ["size_optimized"])]),
+                flags(ALL_COMPILE, ["-Os"], [with_feature_set(features = ["fastbuild"], not_features = ["size_optimized"])]),
+                flags(ALL_COMPILE, ["-O2"], [with_feature_set(features = ["opt"], not_features = ["size_optimized"])]),
+                flags(ALL_COMPILE, ["-DNDEBUG"], [with_feature_set(features = ["opt"])]),
+                flags(ALL_COMPILE, ["-Og", "-g3"], [with_feature_set(features = ["dbg"], not_features = ["size_optimized"])]),
+                flags(ALL_COMPILE, ["-g3"], [with_feature_set(features = ["dbg", "size_optimized"])]),
             ],
         ),
         feature(
             name = "nano",
-            flag_sets = [_flags(_ALL_COMPILE + _LINK, ["--printf=i", "--scanf=i"])],
+            flag_sets = [flags(ALL_COMPILE + LINK, ["--printf=i", "--scanf=i"])],
         ),
         feature(
             name = "no_exceptions",
             enabled = True,
-            flag_sets = [_flags(_CXX_COMPILE, ["-fno-exceptions"])],
+            flag_sets = [flags(CXX_COMPILE, ["-fno-exceptions"])],
         ),
         feature(
             name = "no_rtti",
             enabled = True,
-            flag_sets = [_flags(_CXX_COMPILE, ["-fno-rtti"])],
+            flag_sets = [flags(CXX_COMPILE, ["-fno-rtti"])],
         ),
     ]
 

@@ -21,21 +21,19 @@ load(
     "variable_with_value",
     "with_feature_set",
 )
-
-_C_COMPILE = [ACTION_NAMES.c_compile]
-_CXX_COMPILE = [
-    ACTION_NAMES.cpp_compile,
-    ACTION_NAMES.cpp_header_parsing,
-    ACTION_NAMES.cpp_module_compile,
-    ACTION_NAMES.linkstamp_compile,
-]
-_ASM = [ACTION_NAMES.assemble, ACTION_NAMES.preprocess_assemble]
-_ALL_COMPILE = _C_COMPILE + _CXX_COMPILE + _ASM
-_LINK = [ACTION_NAMES.cpp_link_executable]
-_ARCHIVE = [ACTION_NAMES.cpp_link_static_library]
-
-def _flags(actions, flags, with_features = []):
-    return flag_set(actions = actions, flag_groups = [flag_group(flags = flags)], with_features = with_features)
+load(
+    "//toolchains:cc_toolchain_common.bzl",
+    "ALL_COMPILE",
+    "ARCHIVE",
+    "ASM",
+    "CXX_COMPILE",
+    "C_COMPILE",
+    "LINK",
+    "REPRODUCIBLE_FLAGS",
+    "compilation_mode_features",
+    "flags",
+    "gc_sections_feature",
+)
 
 def _impl(ctx):
     zig = ctx.file.zig
@@ -43,10 +41,10 @@ def _impl(ctx):
 
     action_configs = [
         action_config(action_name = a, enabled = True, tools = [tool(path = "zig-cc")])
-        for a in _C_COMPILE + _ASM
+        for a in C_COMPILE + ASM
     ] + [
         action_config(action_name = a, enabled = True, tools = [tool(path = "zig-c++")])
-        for a in _CXX_COMPILE + _LINK
+        for a in CXX_COMPILE + LINK
     ] + [
         action_config(
             action_name = ACTION_NAMES.cpp_link_static_library,
@@ -61,7 +59,7 @@ def _impl(ctx):
             name = "zig_environment",
             enabled = True,
             env_sets = [env_set(
-                actions = _ALL_COMPILE + _LINK + _ARCHIVE,
+                actions = ALL_COMPILE + LINK + ARCHIVE,
                 env_entries = [
                     env_entry(key = "ETARM_ZIG", value = zig.path),
                     env_entry(key = "ZIG_LIB_DIR", value = zig.dirname + "/lib"),
@@ -72,38 +70,27 @@ def _impl(ctx):
             name = "target_flags",
             enabled = True,
             flag_sets = [
-                _flags(_ALL_COMPILE + _LINK, target),
-                _flags(_ALL_COMPILE, [
+                flags(ALL_COMPILE + LINK, target),
+                flags(ALL_COMPILE, [
                     "-Wall",
                     # zig turns UBSan traps on in unoptimised builds; GCC-like behaviour here.
                     "-fno-sanitize=undefined",
-                    "-Wno-builtin-macro-redefined",
-                    "-D__DATE__=\"redacted\"",
-                    "-D__TIMESTAMP__=\"redacted\"",
-                    "-D__TIME__=\"redacted\"",
-                ]),
-                _flags(_CXX_COMPILE, ["-std=c++17"]),
-                _flags(_LINK, ["-static"]),
+                ] + REPRODUCIBLE_FLAGS),
+                flags(CXX_COMPILE, ["-std=c++17"]),
+                flags(LINK, ["-static"]),
             ],
         ),
-        feature(
-            name = "gc_sections",
-            enabled = True,
-            flag_sets = [
-                _flags(_ALL_COMPILE, ["-ffunction-sections", "-fdata-sections"]),
-                _flags(_LINK, ["-Wl,--gc-sections"]),
-            ],
-        ),
-        feature(name = "fastbuild"),
-        feature(name = "opt"),
-        feature(name = "dbg"),
+        gc_sections_feature(),
+    ] + compilation_mode_features() + [
         feature(
             name = "optimization",
             enabled = True,
             flag_sets = [
-                _flags(_ALL_COMPILE, ["-O1"], [with_feature_set(features = ["fastbuild"])]),
-                _flags(_ALL_COMPILE, ["-O2", "-DNDEBUG"], [with_feature_set(features = ["opt"])]),
-                _flags(_ALL_COMPILE, ["-O0", "-g"], [with_feature_set(features = ["dbg"])]),
+                # zig defines NDEBUG from -O1 on; with NDEBUG, ExecuTorch's c10 headers
+                # declare __assert_fail in a way that clashes with musl's <assert.h>.
+                flags(ALL_COMPILE, ["-O1", "-UNDEBUG"], [with_feature_set(features = ["fastbuild"])]),
+                flags(ALL_COMPILE, ["-O2", "-DNDEBUG"], [with_feature_set(features = ["opt"])]),
+                flags(ALL_COMPILE, ["-O0", "-g"], [with_feature_set(features = ["dbg"])]),
             ],
         ),
         # `zig ar rcsD out.a objs...` (an action_config for archiving replaces Bazel's
@@ -111,7 +98,7 @@ def _impl(ctx):
         feature(
             name = "archiver_flags",
             flag_sets = [flag_set(
-                actions = _ARCHIVE,
+                actions = ARCHIVE,
                 flag_groups = [
                     flag_group(flags = ["rcsD", "%{output_execpath}"], expand_if_available = "output_execpath"),
                     flag_group(
