@@ -9,8 +9,9 @@ the integer intermediates add well under 0.01 LSB:
 - softmax/log_softmax: exps as 15-bit (int8 TABLE pairs) or 21-bit (int16 TABLE)
   mantissas with exponents, row sums that keep the bits below their grid, a Q29
   reciprocal (Newton, ~2**-28) and ln from interpolated tables (~2**-19);
-- norms: exact integer mean and variance sums, a Newton rsqrt to ~2**-28 and >= 20 bits
-  in the normalized values before the 30-bit weight MUL and the bias ADD;
+- norms: exact integer mean and variance sums, a Newton rsqrt to ~2**-28 (int8 rows of
+  up to 128 values: exact T = N sum(x^2) - sum(x)^2 and one Newton step, 2**-14.8) and
+  >= 20 bits in the normalized values before the 30-bit weight MUL and the bias ADD;
 - batch norm: one per-channel MUL (30-bit multipliers) and ADD on int32;
 - var/std: exact deviations, squares summed with a rounding shift sized for the row.
 
@@ -131,6 +132,22 @@ def test_layer_norm(target, tmp_path):
     run = _check(module, inputs, target, tmp_path)
     for index in (0, 1):
         _assert_matches_float_model(run, lambda x: module.norms[index](x), inputs[index : index + 1], index)
+
+
+def test_int8_layer_norm_short_and_long_rows(tmp_path):
+    """int8 rows of N <= 128 take the exact statistics T = N sum(x^2) - sum(x)^2 (no
+    REDUCE_MAX/MIN); longer rows (here 160) scale by the row's spread first. Both hold
+    nearly flat rows (one step of spread, where the eps term dominates) and a large eps."""
+    torch.manual_seed(5)
+    flat = torch.full((6, 32), 0.7)
+    flat[::2, ::5] += 0.02  # a step or less of spread
+    module = _Norms(torch.nn.LayerNorm(32), torch.nn.LayerNorm(32, eps=0.5), torch.nn.LayerNorm(160))
+    inputs = (torch.cat([flat, _x(6, 32)]), _x(4, 32), torch.cat([torch.full((2, 160), -0.3), _x(3, 160)]))
+    inputs[2][0, ::7] += 0.02
+    run = _check(module, inputs, INT8, tmp_path)
+    ops = run.result.report["partitions"][0]["tosa_ops"]
+    # REDUCE_MAX and REDUCE_MIN for the 160-value rows only.
+    assert ops.count("REDUCE_MAX") == 1 and ops.count("REDUCE_MIN") == 1
 
 
 @TARGETS

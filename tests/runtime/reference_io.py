@@ -1,7 +1,8 @@
-"""Writes a built-in model's example inputs and torch's outputs as raw little-endian arrays.
+"""Writes a model's example inputs and torch's outputs as raw little-endian arrays.
 
+usage: reference_io.py MODEL INPUTS.bin OUTPUTS.bin   (MODEL: a built-in name or a .py file)
 Used by C++ runtime tests: inputs.bin holds every input, outputs.bin every output, each
-flattened in order, in the tensor's own dtype.
+flattened in order, in the tensor's own dtype (the runner's inputs file format).
 """
 
 import sys

@@ -5,7 +5,7 @@ zig (clang + lld, with musl and libc++ sources) comes from the PyPI `ziglang` wh
 file (zig-cc, zig-c++, zig-ar -> zig.sh), which find zig through the environment set
 here and keep zig's cache under Bazel's output root. Binaries are static.
 
-Compilation modes: fastbuild -O1, opt -O2 -DNDEBUG, dbg -O0 -g. gc_sections is on.
+Compilation modes: fastbuild -O1 -UNDEBUG, opt -O2 -DNDEBUG, dbg -O0 -g. gc_sections is on.
 """
 
 load("@rules_cc//cc:action_names.bzl", "ACTION_NAMES")

@@ -141,19 +141,16 @@ def lower_quantized_attention(graph: TosaGraph, node: torch.fx.Node) -> TosaTens
 
     distance = fx.sub(graph, _row_maximum(graph, scores), scores)
     exps = exponentials(graph, distance, 2, unit * scale, 3 << 29, int16, gate)
-    weights = probabilities(graph, exps, may_be_empty=gate is not None)  # Q30, [count, L, S]
+    # Q15 (int8) or Q29 (int16) weights straight from the division's rounding shift.
+    weights = probabilities(graph, exps, may_be_empty=gate is not None, fraction=29 if int16 else 15)  # [count, L, S]
     weights = graph.reshape(weights, batch + (length, source_length))
     return _weighted_values(graph, node, weights, v, v_params, target, int16, source_length)
 
 
 def _weighted_values(graph, node, weights, v, v_params, target, int16: bool, source_length: int) -> TosaTensor:
-    """``weights @ v`` from Q30 weights split into two integer halves, one MATMUL each."""
-    if int16:
-        low_bits, fraction = 15, 29
-        weights = fx.shift_right(graph, weights, 1)  # Q29: both halves fit int16
-    else:
-        low_bits, fraction = 8, 15
-        weights = fx.shift_right(graph, weights, 15)  # Q15, <= 2**15
+    """``weights @ v`` from Q29 (int16: both halves fit int16) or Q15 (int8) weights split
+    into two integer halves, one MATMUL each."""
+    low_bits, fraction = (15, 29) if int16 else (8, 15)
     high = fx.shift_right(graph, weights, low_bits, rounding=False)
     low = fx.sub(graph, weights, fx.shift_left(graph, high, low_bits))
     zero_v = _zero_point(graph, int(v_params.zero_point), v.dtype)
@@ -161,6 +158,8 @@ def _weighted_values(graph, node, weights, v, v_params, target, int16: bool, sou
         halves = [graph.emit(ts.Op.CAST, [h], h.shape, fx.I16) for h in (high, low)]
         zero_w = _zero_point(graph, 0, fx.I16)
     else:
+        # The high half's RESCALE reads a shift of its own (see fixed_point.exp_lookup).
+        high = fx.shift_right(graph, weights, low_bits, rounding=False)
         halves = [rescale(graph, h, 1.0, fx.I8, output_zp=-128) for h in (high, low)]
         zero_w = _zero_point(graph, -128, fx.I8)
     high_sum, low_sum = (batched_matmul(graph, h, v, (zero_w, zero_v)) for h in halves)

@@ -15,16 +15,21 @@ supports on Ethos-U55 and U85 (see fixed_point.py):
    a mantissa (15 bits from int8 TABLE pairs, 21 from int16 TABLEs) and an exponent, so
    tiny terms keep their relative precision; exp(0) = 2**30 exactly;
 3. the row sum S on a grid of 2**(30 - log2 N) per term, plus a second sum of the bits
-   below that grid, so S fits int32 and still counts a long tail of tiny terms;
+   below that grid, so S fits int32 and still counts a long tail of tiny terms (short
+   rows, where that tail is below the mantissas' rounding, look e up on the grid and
+   take one sum);
 4. ``1 / S`` by CLZ normalization, an int8 TABLE guess and Newton steps (Q29);
-5. ``p = e / S`` in Q30 by one MUL and a per-row rounding shift, then ONE RESCALE into
+5. ``p = e / S`` in Q30 by one MUL and a per-row rounding shift (for rows of up to
+   2**7 values the shift goes into 1/S and the MUL rounds once), then ONE RESCALE into
    the output; log-softmax instead adds ``-d * scale - ln(S / 2**b)`` in int32, with
    ln of the normalized S interpolated between 257 table points (~2**-19).
 
 Error bound (output LSB): 0.5 for the final rounding; the mantissas' rounding (2**-16
 or 2**-22 relative, shared by equal distances) moves p by at most 2 (bytes) x that,
 < 0.01 LSB for int8 and < 0.03 for int16; the grid of the numerators adds
-2**(log2 N - 31) of exp(0), < 0.02 int16 LSB up to N = 1024. Rows may hold up to
+2**(log2 N - 31) of exp(0), < 0.02 int16 LSB up to N = 1024. Attention's int32 scores
+with int8 tables take distances on a grid of 2**-16 of the span exp covers (2 bytes;
+fixed_point.exp_lookup): 2**-12.5 relative, shared by equal distances. Rows may hold up to
 ``MAX_ROW`` values (the int16 bound grows with N past ~4096).
 """
 
@@ -45,6 +50,9 @@ from etarm.tosa.mapping import tosa_dtype
 from etarm.tosa.quant_params import QuantParams
 
 LN2 = math.log(2.0)
+# probabilities() folds the per-row shift into the row's inverse when it spans at most this
+# many bits (rows of up to 2**7 values): one int32 op per value less.
+_ROW_SHIFT_BITS = 8
 # Rows longer than this could overflow the int32 row sums (and the distances of int16 inputs).
 MAX_ROW = 1 << 16
 
@@ -75,10 +83,14 @@ def exponentials(
     """
     row = distance.shape[axis]
     bits = min(fx.EXP_BITS, 30 - math.ceil(math.log2(row)))
-    values = fx.exp_lookup(graph, distance, unit, max_distance, int16_tables)
+    # Rounded to the sum's grid, a row's values miss at most row * 2**-(bits + 1) of the
+    # total (>= 1, exp(0)): below the mantissas' own rounding in short rows, which then
+    # look their values up on that grid directly and take one sum.
+    coarse_enough = row * 2 ** math.ceil(math.log2(row)) <= 2 ** (30 - fx.exp_precision_bits(int16_tables))
+    values = fx.exp_lookup(graph, distance, unit, max_distance, int16_tables, bits if coarse_enough else fx.EXP_BITS)
     if gate is not None:
         values = fx.mul(graph, values, gate)
-    if bits == fx.EXP_BITS:
+    if bits == fx.EXP_BITS or coarse_enough:
         return Exponentials(values, reduce(graph, ts.Op.REDUCE_SUM, values, [axis]), bits, row)
     drop = fx.EXP_BITS - bits
     coarse = fx.shift_right(graph, values, drop)
@@ -88,13 +100,23 @@ def exponentials(
     return Exponentials(coarse, fx.add(graph, total, carried), bits, row)
 
 
-def probabilities(graph: TosaGraph, exps: Exponentials, may_be_empty: bool = False) -> TosaTensor:
-    """Q30 ``values / total``; ``may_be_empty``: rows whose total is 0 give 0 (masked rows)."""
+def probabilities(graph: TosaGraph, exps: Exponentials, may_be_empty: bool = False, fraction: int = 30) -> TosaTensor:
+    """Q``fraction`` (<= 30) ``values / total``; ``may_be_empty``: rows whose total is 0
+    give 0 (masked rows)."""
     total = fx.maximum(graph, exps.total, 1) if may_be_empty else exps.total
     inverse, zeros = fx.reciprocal(graph, total)  # 1/total = inverse * 2**(zeros - 61)
+    most = 31 - exps.bits  # zeros lies in [1, most] (total in [2**bits, 2**30]; masked rows: 31)
+    if most <= _ROW_SHIFT_BITS:
+        # Short rows: the per-row shift goes into the inverse (a per-row op, keeping >= 22
+        # of its 29 bits) and one MUL with a static shift rounds once: 1/total = scaled * 2**(most - 61).
+        amount = fx.sub(graph, most, zeros)
+        if may_be_empty:
+            amount = fx.maximum(graph, amount, 0)
+        scaled = fx.shift_right(graph, inverse, amount)
+        return fx.mul(graph, exps.values, scaled, 30 + exps.bits - fraction)
     product = fx.mul(graph, exps.values, inverse, exps.bits)  # < 2**30: values <= 2**bits
     # p * 2**30 = product * 2**(bits + zeros - 31); total >= 2**bits keeps the shift >= 0.
-    shift = fx.sub(graph, 31 - exps.bits, zeros)
+    shift = fx.sub(graph, 31 - exps.bits + 30 - fraction, zeros)
     if may_be_empty:
         shift = fx.maximum(graph, shift, 0)
     return fx.shift_right(graph, product, shift)
