@@ -22,7 +22,13 @@ from etarm.operators.compose import Composer, conversion_reason
 from etarm.operators.dtype_rules import ANY_PROFILE, FLOAT, FLOAT_ONLY, FP, INT, dtype_reason
 from etarm.operators.quantized import is_int_spec, is_quantized
 from etarm.operators.quantized_comparison import quantized_comparison, quantized_predicate
-from etarm.operators.quantized_lookup import QuantizedBranch, binary_function_lookup, int8_operands_reason, is_float_node
+from etarm.operators.quantized_lookup import (
+    QuantizedBranch,
+    binary_function_lookup,
+    int8_operands_reason,
+    is_float_node,
+    unquantized_operand_reason,
+)
 from etarm.operators.registry import NodeVisitor, op_name
 from etarm.tosa.mapping import tosa_dtype
 
@@ -127,17 +133,14 @@ class ComparisonVisitor(NodeVisitor):
 
     def check(self, node, spec):
         if is_int_spec(spec) and any(is_float_node(arg) for arg in node.args[:2]):
-            for arg in node.args[:2]:
-                if isinstance(arg, torch.fx.Node) and not is_float_node(arg):
-                    return f"{op_name(node.target)}: operand '{arg.name}' is not a float tensor, so it is not quantized"
-            return None
+            return unquantized_operand_reason(node, node.args[:2])
         compute = promoted_dtype(*node.args[:2])
         name = op_name(node.target)
         return dtype_reason(name, compute, spec, self.rule) or operand_reason(node, spec, node.args[:2], compute)
 
     def define(self, node, graph):
         if is_quantized(node):
-            quantized_comparison(graph, node, self.function)
+            quantized_comparison(graph, node, self.compute, self.function)
             return
         c = Composer(graph, node)
         dtype = tosa_dtype(promoted_dtype(*node.args[:2]))
@@ -159,7 +162,7 @@ class FloatTestVisitor(NodeVisitor):
     def check(self, node, spec):
         x = node.args[0]
         if is_int_spec(spec):
-            return None if is_float_node(x) else f"{op_name(node.target)}: operand '{x.name}' is not a quantized float tensor"
+            return unquantized_operand_reason(node, [x])
         return dtype_reason(op_name(node.target), x.meta["val"].dtype, spec, FLOAT_ONLY)
 
     def define(self, node, graph):

@@ -228,6 +228,15 @@ def is_float_node(node) -> bool:
     return isinstance(value, torch.Tensor) and value.dtype.is_floating_point
 
 
+def unquantized_operand_reason(node: torch.fx.Node, args) -> str | None:
+    """Why an op on quantized values cannot take ``args``: a tensor operand that is not float
+    (so it carries no quantization parameters)."""
+    for arg in args:
+        if isinstance(arg, torch.fx.Node) and not is_float_node(arg):
+            return f"{op_name(node.target)}: operand '{arg.name}' is not a float tensor, so it is not quantized"
+    return None
+
+
 class QuantizedBranch:
     """Mixin for a visitor with an FP lowering that also lowers quantized nodes (INT).
 
@@ -247,10 +256,7 @@ class QuantizedBranch:
         return None
 
     def quantized_reason(self, node: torch.fx.Node, spec) -> str | None:
-        for arg in node.args:
-            if isinstance(arg, torch.fx.Node) and not is_float_node(arg):
-                return f"{op_name(node.target)}: operand '{arg.name}' is not a float tensor, so it is not quantized"
-        return None
+        return unquantized_operand_reason(node, node.args)
 
     def check(self, node, spec):
         reason = self.parameter_reason(node)
