@@ -34,6 +34,7 @@ using executorch::runtime::FreeableBuffer;
 using executorch::runtime::HierarchicalAllocator;
 using executorch::runtime::MemoryAllocator;
 using executorch::runtime::MemoryManager;
+using executorch::runtime::MethodMeta;
 using executorch::runtime::Program;
 using executorch::runtime::Result;
 using executorch::runtime::Span;
@@ -92,23 +93,51 @@ Error load_program(Pte& pte, size_t size, Program::Verification v = Program::Ver
 }
 
 // Loads the program and its forward method, runs it if it loads; returns the first error.
+// The method's memory-planned buffers (sized by its MethodMeta) and a 1 MiB pool for the rest.
+class MethodMemory {
+ public:
+  explicit MethodMemory(const MethodMeta& meta)
+      : buffers_(planned_buffers(meta)),
+        spans_(spans_of(buffers_)),
+        planned_({spans_.data(), spans_.size()}),
+        pool_(1 << 20),
+        allocator_(pool_.size(), pool_.data()),
+        memory_(&allocator_, &planned_) {}
+
+  MemoryManager* manager() {
+    return &memory_;
+  }
+
+ private:
+  static std::vector<std::vector<uint8_t>> planned_buffers(const MethodMeta& meta) {
+    std::vector<std::vector<uint8_t>> buffers;
+    for (size_t i = 0; i < meta.num_memory_planned_buffers(); ++i) {
+      buffers.emplace_back(static_cast<size_t>(meta.memory_planned_buffer_size(i).get()));
+    }
+    return buffers;
+  }
+  static std::vector<Span<uint8_t>> spans_of(std::vector<std::vector<uint8_t>>& buffers) {
+    std::vector<Span<uint8_t>> spans;
+    for (auto& b : buffers) spans.emplace_back(b.data(), b.size());
+    return spans;
+  }
+
+  std::vector<std::vector<uint8_t>> buffers_;
+  std::vector<Span<uint8_t>> spans_;
+  HierarchicalAllocator planned_;
+  std::vector<uint8_t> pool_;
+  MemoryAllocator allocator_;
+  MemoryManager memory_;
+};
+
 Error load_and_run(Pte& pte, Program::Verification v = Program::Verification::Minimal) {
   BufferDataLoader loader(pte.data(), pte.size);
   auto program = Program::load(&loader, v);
   if (!program.ok()) return program.error();
   auto meta = program->method_meta("forward");
   if (!meta.ok()) return meta.error();
-  std::vector<std::vector<uint8_t>> buffers;
-  std::vector<Span<uint8_t>> spans;
-  for (size_t i = 0; i < meta->num_memory_planned_buffers(); ++i) {
-    buffers.emplace_back(static_cast<size_t>(meta->memory_planned_buffer_size(i).get()));
-  }
-  for (auto& b : buffers) spans.emplace_back(b.data(), b.size());
-  HierarchicalAllocator planned({spans.data(), spans.size()});
-  std::vector<uint8_t> pool(1 << 20);
-  MemoryAllocator allocator(pool.size(), pool.data());
-  MemoryManager memory(&allocator, &planned);
-  auto method = program->load_method("forward", &memory);
+  MethodMemory memory(*meta);
+  auto method = program->load_method("forward", memory.manager());
   if (!method.ok()) return method.error();
   return Error::Ok;
 }
@@ -315,17 +344,8 @@ int main(int argc, char** argv) {
           std::strcmp(meta->get_backend_name(0).get(), id) == 0;
       std::printf("%s MethodMeta lists backend %s\n", meta_ok ? "ok  " : "FAIL", id);
       failures += !meta_ok;
-      std::vector<std::vector<uint8_t>> buffers;
-      std::vector<Span<uint8_t>> spans;
-      for (size_t i = 0; i < meta->num_memory_planned_buffers(); ++i) {
-        buffers.emplace_back(static_cast<size_t>(meta->memory_planned_buffer_size(i).get()));
-      }
-      for (auto& b : buffers) spans.emplace_back(b.data(), b.size());
-      HierarchicalAllocator planned({spans.data(), spans.size()});
-      std::vector<uint8_t> pool(1 << 20);
-      MemoryAllocator allocator(pool.size(), pool.data());
-      MemoryManager memory(&allocator, &planned);
-      auto method = program->load_method("forward", &memory);
+      MethodMemory memory(*meta);
+      auto method = program->load_method("forward", memory.manager());
       expect_error("load_method with the backend registered", method.error(), Error::Ok);
       if (method.ok()) {
         expect_error("execute before inputs are set", method->execute(), Error::InvalidArgument);
