@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import datetime
-import json
 import os
 import platform
 import resource
@@ -28,6 +27,8 @@ import subprocess
 import sys
 import tempfile
 import time
+
+from benchmarks.benchmark_results import default_json_path, write_json  # ethosu.py uses them through this module too
 
 DEFAULT_MODELS = "add,mlp,cnn_bn"
 DEFAULT_TARGETS = "TOSA-1.0+FP,TOSA-1.0+INT"
@@ -108,24 +109,12 @@ def add_shared_options(
     parser.add_argument("--timeout", type=float, default=timeout, help="seconds before a compile counts as failed")
 
 
-def default_json_path(file_name: str) -> str:
-    """`file_name` in the test's undeclared outputs, else the workspace (bazel run), else here."""
-    directory = os.environ.get("TEST_UNDECLARED_OUTPUTS_DIR") or os.environ.get("BUILD_WORKSPACE_DIRECTORY") or os.getcwd()
-    return os.path.join(directory, file_name)
-
-
 def write_model_file(directory: str, model: str) -> str:
     """The built-in etarm model `model` as a model file both tools read; returns its path."""
     path = os.path.join(directory, f"{model}.py")
     with open(path, "w") as f:
         f.write(MODEL_FILE.format(name=model))
     return path
-
-
-def write_json(path: str, result: dict) -> None:
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "w") as f:
-        json.dump(result, f, indent=2)
 
 
 def exit_status(failed: int) -> int:

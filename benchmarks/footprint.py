@@ -23,11 +23,12 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import datetime
-import json
 import os
 import re
 import subprocess
 import sys
+
+from benchmarks.benchmark_results import default_json_path, write_json
 
 READELF = "arm-none-eabi-readelf"
 QEMU = "qemu-system-arm"
@@ -349,12 +350,6 @@ def markdown(results: list[dict], calibration: dict) -> str:
     return "\n".join(lines)
 
 
-def default_json_path(file_name: str) -> str:
-    """`file_name` in the test's undeclared outputs, else the workspace (bazel run), else here."""
-    directory = os.environ.get("TEST_UNDECLARED_OUTPUTS_DIR") or os.environ.get("BUILD_WORKSPACE_DIRECTORY") or os.getcwd()
-    return os.path.join(directory, file_name)
-
-
 def check(results: list[dict], calibration: dict) -> None:
     """Sanity of a run (--check, for the smoke test): no sizes or speed are asserted."""
     assert results, "no images measured"
@@ -393,16 +388,14 @@ def main(argv: list[str] | None = None) -> int:
 
     print(markdown(results, calibration))
     json_path = os.path.abspath(args.json or default_json_path("footprint.json"))
-    os.makedirs(os.path.dirname(json_path), exist_ok=True)
-    with open(json_path, "w") as f:
-        json.dump({
-            "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-            "board": "corstone300 (QEMU mps3-an547, Cortex-M55)",
-            "build": "size_optimized (-Os, picolibc size-optimised variants)",
-            "qemu_icount": ICOUNT,
-            "calibration": calibration,
-            "images": results,
-        }, f, indent=2)  # fmt: skip
+    write_json(json_path, {
+        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "board": "corstone300 (QEMU mps3-an547, Cortex-M55)",
+        "build": "size_optimized (-Os, picolibc size-optimised variants)",
+        "qemu_icount": ICOUNT,
+        "calibration": calibration,
+        "images": results,
+    })  # fmt: skip
     print(f"wrote {json_path}")
     if args.check:
         check(results, calibration)
