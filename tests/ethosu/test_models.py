@@ -49,6 +49,9 @@ REWRITES = {
         }.items()
     },
     ("unet", "ethos-u55-128"): {"nearest_resizes_as_half_pixel": 1},  # 2x nearest upsampling
+    # Ethos-U85 quantizes averages with their input's parameters: one AVG_POOL2D each.
+    ("cnn_bn", "ethos-u85-256"): {},
+    ("ds_cnn", "ethos-u85-256"): {"trivial_transposes_as_reshapes": 2},
 }
 
 

@@ -11,7 +11,8 @@ the integer intermediates add well under 0.01 LSB:
   reciprocal (Newton, ~2**-28) and ln from interpolated tables (~2**-19);
 - norms: exact integer mean and variance sums, a Newton rsqrt to ~2**-28 (int8 rows of
   up to 128 values: exact T = N sum(x^2) - sum(x)^2 and one Newton step, 2**-14.8) and
-  >= 20 bits in the normalized values before the 30-bit weight MUL and the bias ADD;
+  >= 20 bits in the normalized values before the 30-bit weight MUL (or the RESCALE's
+  per-channel multipliers for a positive weight) and the bias ADD;
 - batch norm: one per-channel MUL (30-bit multipliers) and ADD on int32;
 - var/std: exact deviations, squares summed with a rounding shift sized for the row.
 
@@ -132,6 +133,23 @@ def test_layer_norm(target, tmp_path):
     run = _check(module, inputs, target, tmp_path)
     for index in (0, 1):
         _assert_matches_float_model(run, lambda x: module.norms[index](x), inputs[index : index + 1], index)
+
+
+@TARGETS
+def test_layer_norm_positive_weight_goes_into_the_rescale(target, tmp_path):
+    """A positive weight along the last axis becomes the final RESCALE's per-channel
+    multipliers (one MUL fewer per norm than a weight of mixed signs), with or without a bias."""
+
+    def compiled(sign):
+        module = _Norms(torch.nn.LayerNorm(16), torch.nn.LayerNorm(16, bias=False))
+        with torch.no_grad():
+            for norm in module.norms:
+                norm.weight.abs_().add_(0.05)
+                norm.weight[3] *= sign
+        run = _check(module, (_x(3, 16, scale=2.0), _x(2, 4, 16, seed=1)), target, tmp_path)
+        return run.result.report["partitions"][0]["tosa_ops"].count("MUL")
+
+    assert compiled(1.0) == compiled(-1.0) - 2
 
 
 def test_int8_layer_norm_short_and_long_rows(tmp_path):

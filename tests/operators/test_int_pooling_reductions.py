@@ -20,7 +20,7 @@ from etarm.compiler import compile_model
 from etarm.pte import delegate_payloads
 from etarm.quantizer.annotation import annotate
 from etarm.quantizer.quantization_config import QuantizationConfig, get_symmetric_quantization_config
-from etarm.quantizer.tosa_quantizer import TOSAQuantizer
+from etarm.quantizer.tosa_quantizer import EthosUQuantizer, TOSAQuantizer
 from etarm.testing.cpu_fallback import Fn
 from etarm.testing.quantized_reference import assert_quantized_close, qparams_from_report
 from etarm.testing.tosa_reference import run_tosa
@@ -113,6 +113,27 @@ def test_int8_avg_pool1d_and_adaptive_pools():
     )
     run = assert_quantized_close(Fn(fn), _inputs((2, 3, 13), (1, 4, 9, 8), (2, 16, 7, 7)))
     assert _ops(run).count("DEPTHWISE_CONV2D") == 2 and _ops(run).count("REDUCE_SUM") == 1
+
+
+def test_int8_averages_keeping_their_parameters_are_avg_pools():
+    """EthosUQuantizer on U85 quantizes averages with their input's parameters: each unpadded
+    one is an AVG_POOL2D, rounding half up where torch rounds half to even (1 LSB); a
+    padded pool still sums windows. Ethos-U55 keeps separate parameters and the sums."""
+    fn = lambda x, y: (  # noqa: E731
+        F.avg_pool2d(x, 2),
+        F.avg_pool2d(x, 3, 1, 1),  # counted padding
+        F.adaptive_avg_pool2d(y, 1),  # a mean over height and width
+        y.mean((2, 3), keepdim=True),
+        F.adaptive_avg_pool2d(y, (1, 7)),
+    )
+    inputs = (torch.relu(_x(1, 8, 8, 8)), _x(2, 4, 5, 7, seed=1))
+    config = get_symmetric_quantization_config()
+    run = assert_quantized_close(Fn(fn), inputs, quantizer=EthosUQuantizer("ethos-u85-256").set_global(config))
+    assert _ops(run).count("AVG_POOL2D") == 4 and _ops(run).count("DEPTHWISE_CONV2D") == 1
+    report = run.result.report["partitions"][0]
+    assert report["outputs"][0]["scale"] == report["inputs"][0]["scale"]
+    run = assert_quantized_close(Fn(fn), inputs, quantizer=EthosUQuantizer("ethos-u55-128").set_global(config))
+    assert "AVG_POOL2D" not in _ops(run)
 
 
 # --- sum / mean: REDUCE_SUM in int32, one RESCALE -----------------------------------------------

@@ -7,6 +7,9 @@ is at most 255 in size, an int16 one, whose zero point TOSA fixes at 0, 32768), 
 single RESCALE by ``input scale / (divisor * output scale)`` then rounds once, so the
 result is within one output step of torch's float arithmetic.
 
+An int8 average whose output keeps its input's parameters (EthosUQuantizer on U85) is
+one AVG_POOL2D instead: its own division rounds once (half up) into the same grid.
+
 The ``*_reason`` checks run at partition time, before FoldQuantizeNodes, when the input
 is still a dequantize node holding its parameters. An input reached along a direct edge
 (no dequantize) is assumed to be the widest type the target allows.
@@ -19,7 +22,7 @@ import operator
 import torch
 import tosa_serializer as ts
 
-from etarm.operators.quantized import rescale
+from etarm.operators.quantized import input_qparams, output_qparams, rescale
 from etarm.operators.registry import op_name
 from etarm.tosa.graph import TosaGraph, TosaTensor
 from etarm.tosa.quant_params import is_dequantize, is_quantize, qdq_dtype
@@ -84,3 +87,20 @@ def int32_accumulator(graph: TosaGraph, tensor: TosaTensor) -> TosaTensor:
     if tensor.dtype != ts.DType.INT48:
         return tensor
     return rescale(graph, tensor, 1.0, ts.DType.INT32, scale32=False)
+
+
+def averages_in_place(node: torch.fx.Node) -> bool:
+    """Whether an int8 average's output has its input's parameters (AVG_POOL2D applies)."""
+    source, target = input_qparams(node, 0), output_qparams(node)
+    return (
+        source.dtype == target.dtype == torch.int8
+        and float(source.scale) == float(target.scale)
+        and int(source.zero_point) == int(target.zero_point)
+    )
+
+
+def average_pool(graph: TosaGraph, nhwc: TosaTensor, kernel, stride, out_shape, zero_point: int) -> TosaTensor:
+    """AVG_POOL2D of an unpadded int8 NHWC tensor whose result keeps its parameters."""
+    zp = graph.const([zero_point], nhwc.dtype, shape=(1,), stem="zp")
+    attrs = (list(kernel), list(stride), [0, 0, 0, 0], ts.DType.INT32)
+    return graph.emit(ts.Op.AVG_POOL2D, [nhwc, zp, zp], out_shape, nhwc.dtype, *attrs)

@@ -206,9 +206,29 @@ def write_affine(
     """``out = quantize(value * unit * weight + bias)`` for int32 ``value`` with
     |value * unit| <= ``bound``; weight and bias broadcast against ``value``.
 
-    The weight becomes a 30-bit int32 multiplier (MUL with a rounding shift), the bias an
+    A positive weight along the last axis goes into the per-channel multipliers of the
+    final RESCALE (the bias, if any, added before it on the value's own grid), which
+    spares an int32 MUL by a broadcast vector (Ethos-U55: 4 cycles per value). Otherwise
+    the weight becomes a 30-bit int32 multiplier (MUL with a rounding shift), the bias an
     int32 addend, both on a grid of (largest possible result) / 2**29.
     """
+    channel_weight = _last_axis_weight(weight, value, out)
+    if channel_weight is not None:
+        # The bias, in steps of the value, may not fit beside it: drop low bits of the value
+        # first (while a step stays below 2**-12 of an output step).
+        reach = (0.0 if bias is None else float(np.abs(bias.reshape(-1) / channel_weight).max())) + bound
+        drop = max(0, math.ceil(math.log2(reach / unit / (2**31 - 4))))
+        if drop and unit * 2.0**drop * float(channel_weight.max()) <= float(target.scale) * 2.0**-12:
+            value = fx.shift_right(graph, value, drop)
+            unit *= 2.0**drop
+        addend = None if bias is None else np.round(bias.reshape(-1) / (unit * channel_weight)).astype(np.int64)
+        if bound / unit + (0 if addend is None else float(np.abs(addend).max())) < 2**31 - 2:
+            if addend is not None and addend.any():
+                value = fx.add(graph, value, fx.const(graph, addend.reshape((1,) * (value.rank - 1) + (-1,)), value.rank))
+            if value.shape != out.shape:
+                value = graph.reshape(value, out.shape)
+            scales = [unit * float(w) / float(target.scale) for w in channel_weight]
+            return rescale(graph, value, scales, tosa_dtype(target.dtype), output_zp=int(target.zero_point), out=out)
     largest_weight = float(np.abs(weight).max()) if weight is not None else 1.0
     largest_bias = float(np.abs(bias).max()) if bias is not None else 0.0
     grid = max(bound * largest_weight + largest_bias, 2.0**-60) / 2.0**29
@@ -231,6 +251,15 @@ def write_affine(
     return rescale(
         graph, value, unit / float(target.scale), tosa_dtype(target.dtype), output_zp=int(target.zero_point), out=out
     )
+
+
+def _last_axis_weight(weight: np.ndarray | None, value: TosaTensor, out: TosaTensor) -> np.ndarray | None:
+    """The weight as one positive factor per value of the last axis (kept by ``out``), if it is one."""
+    if weight is None or value.shape[-1] != out.shape[-1] or weight.shape[-1] != value.shape[-1]:
+        return None
+    if weight.size != weight.shape[-1] or not np.all(weight > 0):
+        return None
+    return weight.reshape(-1).astype(np.float64)
 
 
 def _rank_shape(array: np.ndarray, rank: int) -> tuple[int, ...]:

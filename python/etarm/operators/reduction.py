@@ -21,7 +21,7 @@ from typing import Sequence
 import torch
 import tosa_serializer as ts
 
-from etarm.operators import integer_sums
+from etarm.operators import integer_sums, spatial
 from etarm.operators import tensor_math as tm
 from etarm.operators.quantized import input_qparams, write_int32_result
 from etarm.operators.registry import NodeVisitor, op_name
@@ -190,6 +190,14 @@ def lower_quantized_sum(graph: TosaGraph, node: torch.fx.Node, dims, average: bo
     source = input_qparams(node, 0)
     tensor = at_least_1d(graph, graph.value(node.args[0]))
     axes = reduced_axes(dims, tensor.rank)
+    if average and tensor.rank == 4 and sorted(axes) == [2, 3] and integer_sums.averages_in_place(node):
+        # A global average pool of NCHW whose result keeps the input's parameters.
+        nhwc = spatial.to_channels_last(graph, tensor, 2)
+        n, h, w, c = nhwc.shape
+        pooled = integer_sums.average_pool(graph, nhwc, (h, w), (1, 1), (n, 1, 1, c), int(source.zero_point))
+        out = graph.out(node)
+        graph.op(ts.Op.RESHAPE, [pooled, graph.shape_const(out.shape)], [out])
+        return out
     centred = integer_sums.centred_int32(graph, tensor, int(source.zero_point))
     total = reduce(graph, ts.Op.REDUCE_SUM, centred, axes, node.meta["val"].shape)
     unit = float(source.scale) / (count(tensor.shape, axes) if average else 1)

@@ -64,18 +64,18 @@ TABLE_OPS = (
 )
 # Ops whose quantized tensor is not argument 0 (2.0 ** x is pow.Scalar(2.0, x)).
 TENSOR_ARGUMENT = {"aten.pow.Scalar": 1}
-REDUCING_OPS = (
+# Averages stay within their input's range: a target may quantize them with their
+# input's parameters (tosa_quantizer.EthosUQuantizer on Ethos-U85).
+AVERAGING_OPS = (
     "aten.mean.dim",
     "aten.mean.default",
-    "aten.sum.dim_IntList",
-    "aten.sum.default",
-    "aten.cumsum.default",
     "aten.avg_pool1d.default",
     "aten.avg_pool2d.default",
     "aten.avg_pool3d.default",
     "aten.adaptive_avg_pool1d.default",
     "aten.adaptive_avg_pool2d.default",
 )
+REDUCING_OPS = AVERAGING_OPS + ("aten.sum.dim_IntList", "aten.sum.default", "aten.cumsum.default")
 
 
 def annotate_unary(node: torch.fx.Node, config: QuantizationConfig, config_for: ConfigLookup) -> bool:

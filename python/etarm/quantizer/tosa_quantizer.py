@@ -80,6 +80,7 @@ class TOSAQuantizer(Quantizer):
         self.io_config: QuantizationConfig | None = None
         self.module_type_config: dict[str, QuantizationConfig | None] = {}
         self.module_name_config: dict[str, QuantizationConfig | None] = {}
+        self.annotators = _ANNOTATORS
 
     # --- configuration ----------------------------------------------------------------
     def set_global(self, quantization_config: QuantizationConfig | None) -> "TOSAQuantizer":
@@ -123,7 +124,7 @@ class TOSAQuantizer(Quantizer):
         for node in model.graph.nodes:
             if node.op != "call_function" or is_annotated(node):
                 continue
-            annotator = _ANNOTATORS.get(op_name(node.target))
+            annotator = self.annotators.get(op_name(node.target))
             config = self.config_for(node) if annotator is not None else None
             if config is not None:
                 annotator(node, config, self.config_for)
@@ -166,6 +167,12 @@ class EthosUQuantizer(TOSAQuantizer):
 
     The compile spec's TOSA specification (TOSA-1.0+INT+int16) allows int16 activations;
     which int16 ops the NPU family then runs is the partitioner's decision.
+
+    On Ethos-U85, averages (mean, average pools) keep their input's parameters, as TFLite
+    does: Vela runs them as one AVG_POOL2D, where the exact sum with a RESCALE into
+    separate parameters costs a transpose of the image (measured: a 25x5x64 global pool,
+    2835 -> 1358 cycles). The result then has the input's step, which is coarser when
+    averaging narrows the range. Ethos-U55/U65 sum in place cheaply and keep separate ones.
     """
 
     def __init__(self, compile_spec=None):
@@ -175,6 +182,9 @@ class EthosUQuantizer(TOSAQuantizer):
             compile_spec = EthosUCompileSpec(compile_spec)
         super().__init__(compile_spec)
         self.compile_spec = compile_spec
+        if getattr(compile_spec, "family", None) is not None and compile_spec.family.key == "u85":
+            shared = dict.fromkeys(annotate_unary.AVERAGING_OPS, annotate_shared.annotate_shared)
+            self.annotators = {**_ANNOTATORS, **shared}
 
 
 class VGFQuantizer(TOSAQuantizer):
