@@ -24,6 +24,8 @@ from etarm.ethosu.vela import run_vela
 from etarm.pte import delegate_payloads
 from etarm.testing.cpu_fallback import Fn
 from etarm.operators.registry import rejection_reason
+from etarm.quantizer.quantization_config import get_symmetric_quantization_config
+from etarm.quantizer.tosa_quantizer import TOSAQuantizer
 from etarm.testing.quantized_reference import assert_quantized_close
 from etarm.tosa.specification import TosaSpecification
 
@@ -40,17 +42,19 @@ def _qkv(batch, heads, length, source_length, depth, scale=1.0, seed=0):
     )
 
 
-def _check(module, inputs, target, tmp_path):
-    run = assert_quantized_close(module, inputs, target, max_lsb=1)
+def _check(module, inputs, target, tmp_path, quantizer=None):
+    run = assert_quantized_close(module, inputs, target, max_lsb=1, quantizer=quantizer)
     partition = run.result.report["partitions"][0]
-    assert partition["outputs"][0]["qdtype"] == ("int16" if target == INT16 else "int8")
+    int16 = target == INT16 and quantizer is None
+    assert partition["outputs"][0]["qdtype"] == ("int16" if int16 else "int8")
     ops = partition["tosa_ops"]
-    assert ops.count("MATMUL") == 3 and "EXP" not in ops and "RECIPROCAL" not in ops
+    # Scores, then the weights' two int8 halves (one int16 MATMUL for int8 v when int16 is allowed).
+    assert ops.count("MATMUL") == (2 if quantizer is not None else 3) and "EXP" not in ops and "RECIPROCAL" not in ops
     (payload,) = delegate_payloads(run.result.pte)
     path = os.path.join(tmp_path, "partition.tosa")
     with open(path, "wb") as f:
         f.write(payload.data)
-    for npu in ("ethos-u85-256",) if target == INT16 else ("ethos-u55-128", "ethos-u85-256"):
+    for npu in ("ethos-u85-256",) if target == INT16 else ("ethos-u55-128", "ethos-u85-256"):  # int16 TABLE/MATMUL: U85
         run_vela(path, EthosUCompileSpec(npu), str(tmp_path))
     return run
 
@@ -76,6 +80,18 @@ def test_causal_attention(target, tmp_path):
 def test_attention_scale_rank3_long_rows(tmp_path):
     """No head dim, more queries than keys, head dim 32 and an explicit scale."""
     _check(_attention(scale=0.3), _qkv(2, 0, 16, 12, 32), INT8, tmp_path)
+
+
+def test_int8_attention_exps_from_one_int16_table(tmp_path):
+    """With int16 TABLEs allowed (int16 extension; Ethos-U85) and a bound on the output's
+    error (the probabilities' total error times max |v|) under half an output step, int8
+    attention looks its exps up in ONE int16 TABLE (plus the reciprocal's int8 guess); a
+    causal mask's penalties saturate its positions to an exp of exactly 0. The weights
+    then meet v in one int16 MATMUL (Q15 against v - zero point) instead of two int8 ones."""
+    quantizer = TOSAQuantizer(INT16).set_global(get_symmetric_quantization_config())
+    for options in ({}, {"is_causal": True}):
+        run = _check(_attention(**options), _qkv(1, 2, 8, 8, 16), INT16, tmp_path, quantizer=quantizer)
+        assert run.result.report["partitions"][0]["tosa_ops"].count("TABLE") == 2
 
 
 @pytest.mark.parametrize("target", [INT8, INT16], ids=["int8", "int16"])

@@ -8,7 +8,9 @@ the integer intermediates add well under 0.01 LSB:
 
 - softmax/log_softmax: exps as 15-bit (int8 TABLE pairs) or 21-bit (int16 TABLE)
   mantissas with exponents, row sums that keep the bits below their grid, a Q29
-  reciprocal (Newton, ~2**-28) and ln from interpolated tables (~2**-19);
+  reciprocal (Newton, ~2**-28; ~2**-25 from an int16 TABLE's guess and one step) and ln
+  from interpolated tables (~2**-19); int8 rows short enough for its bound take their
+  exps from one int16 TABLE instead (int16 extension): 2**-15 of exp(0) each;
 - norms: exact integer mean and variance sums, a Newton rsqrt to ~2**-28 (int8 rows of
   up to 128 values: exact T = N sum(x^2) - sum(x)^2 and one Newton step, 2**-14.8) and
   >= 20 bits in the normalized values before the 30-bit weight MUL (or the RESCALE's
@@ -31,6 +33,8 @@ from etarm.ethosu.compile_spec import EthosUCompileSpec
 from etarm.ethosu.vela import run_vela
 from etarm.pte import delegate_payloads
 from etarm.testing.cpu_fallback import Fn
+from etarm.quantizer.quantization_config import get_symmetric_quantization_config
+from etarm.quantizer.tosa_quantizer import TOSAQuantizer
 from etarm.testing.quantized_reference import assert_quantized_close
 
 INT8, INT16 = "TOSA-1.0+INT", "TOSA-1.0+INT+int16"
@@ -42,12 +46,12 @@ def _x(*shape, scale=2.0, seed=0):
     return torch.randn(shape) * scale
 
 
-def _check(module, inputs, target, tmp_path, max_lsb=1.0, ethos_u=("ethos-u55-128", "ethos-u85-256")):
-    """Within ``max_lsb`` of the quantized model, integer outputs of the target's type,
-    and the partition accepted by Vela."""
-    run = assert_quantized_close(module, inputs, target, max_lsb=max_lsb)
+def _check(module, inputs, target, tmp_path, max_lsb=1.0, ethos_u=("ethos-u55-128", "ethos-u85-256"), quantizer=None):
+    """Within ``max_lsb`` of the quantized model, integer outputs of the target's type
+    (or the quantizer's int8), and the partition accepted by Vela."""
+    run = assert_quantized_close(module, inputs, target, max_lsb=max_lsb, quantizer=quantizer)
     partition = run.result.report["partitions"][0]
-    assert {o["qdtype"] for o in partition["outputs"]} == {"int16" if target == INT16 else "int8"}
+    assert {o["qdtype"] for o in partition["outputs"]} == {"int16" if target == INT16 and quantizer is None else "int8"}
     (payload,) = delegate_payloads(run.result.pte)
     path = os.path.join(tmp_path, "partition.tosa")
     with open(path, "wb") as f:
@@ -93,6 +97,18 @@ def test_log_softmax(target, tmp_path):
     float reference itself (the integer result is within 0.5 LSB of float64)."""
     fn = lambda a, b, c: (F.log_softmax(a, -1), F.log_softmax(b, -2), F.log_softmax(c, 3))  # noqa: E731
     _check(Fn(fn), (_x(4, 10), _x(2, 6, 5, scale=0.2), _x(3, 2, 4, 33, scale=8.0)), target, tmp_path, max_lsb=1.01)
+
+
+def test_int8_softmax_short_rows_take_one_int16_table(tmp_path):
+    """With int16 TABLEs allowed (int16 extension; Ethos-U85), int8 softmax over rows whose
+    bound ((N + 1) 2**-15 per probability) stays under half an output step looks its exps
+    up in ONE int16 TABLE at exact entries (plus the reciprocal's int8 guess); 64-value
+    rows are past the bound and keep the byte-wise look-ups (mantissa pair + exponent)."""
+    quantizer = TOSAQuantizer(INT16).set_global(get_symmetric_quantization_config())
+    softmax = Fn(lambda x: torch.softmax(x, -1))
+    for row, tables in ((12, 2), (64, 4)):
+        run = _check(softmax, (_x(6, row, scale=3.0),), INT16, tmp_path, ethos_u=("ethos-u85-256",), quantizer=quantizer)
+        assert run.result.report["partitions"][0]["tosa_ops"].count("TABLE") == tables
 
 
 def test_softmax_long_peaked_rows(tmp_path):

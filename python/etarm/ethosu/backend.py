@@ -24,6 +24,7 @@ from executorch.exir.backend.compile_spec_schema import CompileSpec
 from torch.export import ExportedProgram
 
 from etarm.errors import EtarmError
+from etarm.ethosu import npu_rules
 from etarm.ethosu.compile_spec import EthosUCompileSpec
 from etarm.ethosu.payload import EthosUPayload, TensorPlacement
 from etarm.ethosu.tosa_checks import Violation, check_graph
@@ -114,7 +115,7 @@ class EthosUBackend(BackendDetails):
         spec = EthosUCompileSpec.from_list(compile_specs)
         start = time.perf_counter()
         node_ops = _node_ops(edge_program)
-        lowering = lower_to_tosa(edge_program, spec.tosa_spec)
+        lowering = lower_to_tosa(edge_program, spec.tosa_spec, int16_internals=not npu_rules.is_u55_class(spec.family.key))
         rewrites = rewrite_for_npu(lowering.graph, spec.family.key)
         if rewrites:
             graph = lowering.graph

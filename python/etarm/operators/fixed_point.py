@@ -8,12 +8,18 @@ int32. No INTDIV, no floats. Notation: "Qk" is an int32 holding ``value * 2**k``
   (an even shift for rsqrt); a 256-entry int8 TABLE on its top bits gives a first guess
   with ~2**-8 relative error and Newton steps (MUL with a rounding shift) refine it. Two
   steps already reach 2**-28 for 1/x; three are used, so the result is exact to the last
-  bits of Q29 whatever the table rounding.
+  bits of Q29 whatever the table rounding. Where the lowering may use int16 internally
+  (``TosaGraph.int16_internals``: the int16 extension, not Ethos-U55/U65) the guess comes
+  from an interpolated int16 TABLE instead (~2**-13.5) and two Newton steps fewer do
+  (at least one: ~2**-25): each step is several NPU operations on a row's values.
 - ``exp_lookup``: ``exp(-d * unit)`` for integer distances d >= 0, one lookup per byte
   of d (exp of a sum is the product of exps): each byte either through a pair of int8
   TABLEs (high and low byte of a 16-bit value, INT profile) or through one int16 TABLE
   read at a fraction of 1, whose interpolation ``127 * T[2j] + T[2j + 1]`` returns a
   22-bit entry exactly (int16 extension).
+- ``exp16_lookup``: ``exp`` of an int16 position from ONE int16 TABLE, interpolated
+  between its 513 entries: absolute precision only (2**-15 of exp(0)), which is what a
+  softmax over few values needs, at a fraction of the operations (int16 extension).
 """
 
 from __future__ import annotations
@@ -160,8 +166,27 @@ def _guess_table(fn: Callable[[np.ndarray], np.ndarray], low: float, high: float
     return np.clip(encoded, -127, 127).astype(np.int64)
 
 
+# An int16 TABLE's first guess is good to ~2**-13.5 (vs 2**-8 from int8): two Newton steps fewer.
+_WIDE_GUESS_STEPS_SAVED = 2
+
+
+def _guess_steps(graph: TosaGraph, steps: int) -> int:
+    return max(1, steps - _WIDE_GUESS_STEPS_SAVED) if graph.int16_internals else steps
+
+
 def _first_guess(graph: TosaGraph, normalized: TosaTensor, fn, low: float, high: float) -> TosaTensor:
-    """Q29 ``fn(normalized / 2**31)`` to ~2**-8 from the top 8 bits of ``normalized``."""
+    """Q29 ``fn(normalized / 2**31)`` (fn in [low, high] within [1, 2]) for normalized in
+    [2**29, 2**31): from an int16 TABLE of 513 entries where the lowering may use one
+    (interpolated: ~2**-13.5 relative, the entries' scale 1 - 2**-14 included), else to
+    ~2**-8 from an int8 TABLE on the top 8 bits."""
+    if graph.int16_internals:
+        # Position (normalized - 2**30) / 2**15 in [-16384, 32767]: x = position / 2**16 + 1/2.
+        position = rescale(graph, sub(graph, normalized, 1 << 30), 2.0**-15, I16)  # saturates at 32767
+        x = np.maximum(np.arange(513, dtype=np.float64) * 128.0 - 32768.0, -16384.0) / 2.0**16 + 0.5
+        entries = np.round(fn(x) * (2**14 - 1)).astype(np.int16)  # fn <= 2 fits int16
+        table = graph.const(entries, I16, stem="table")
+        guess = graph.emit(ts.Op.TABLE, [position, table], position.shape, I32)  # ~ fn 2**21
+        return shift_left(graph, guess, 8)
     index = rescale(graph, normalized, 2.0**-23, I8, output_zp=-128)  # saturates at 127
     guess = int8_table(graph, index, _guess_table(fn, low, high))
     step = rescale(graph, guess, (high - low) * 2.0**29 / 254.0, I32)
@@ -178,7 +203,7 @@ def reciprocal(graph: TosaGraph, value: TosaTensor, steps: int = 3) -> tuple[Tos
     """(y, n) with ``1 / value = y * 2**(n - 61)``, y in Q29 within (2**29, 2**30], value > 0."""
     normalized, zeros = normalize(graph, value)  # x = normalized / 2**31 in [0.5, 1)
     y = _first_guess(graph, normalized, lambda x: 1.0 / x, 1.0, 2.0)
-    for _ in range(steps):  # y <- y (2 - x y)
+    for _ in range(_guess_steps(graph, steps)):  # y <- y (2 - x y)
         xy = mul(graph, normalized, y, 31)
         y = mul(graph, y, sub(graph, 1 << 30, xy), 29)
     return y, zeros
@@ -188,7 +213,7 @@ def _rsqrt_parts(graph: TosaGraph, value: TosaTensor, steps: int):
     half = shift_right(graph, sub(graph, count_leading_zeros(graph, value), 1), 1, rounding=False)
     normalized = shift_left(graph, value, shift_left(graph, half, 1))  # z = normalized / 2**31 in [0.25, 1)
     r = _first_guess(graph, normalized, lambda z: 1.0 / np.sqrt(z), 1.0, 2.0)
-    for _ in range(steps):  # r <- r (3 - z r^2) / 2
+    for _ in range(_guess_steps(graph, steps)):  # r <- r (3 - z r^2) / 2
         square = mul(graph, r, r, 30)  # Q28, r^2 <= 4
         zr2 = mul(graph, normalized, square, 31)  # Q28
         r = mul(graph, r, sub(graph, 3 << 28, zr2), 29)
@@ -224,6 +249,31 @@ EXP_BITS = 30  # exp_lookup's results are Q30: exp(0) = 2**30
 # Distance grids exp_lookup keeps at most (as bits over the span exp covers): 3 bytes with
 # int16 tables, 2 with the int8 ones (their 15-bit mantissas need no finer grid).
 EXP_GRID_BITS, EXP_GRID_BITS_INT8_TABLES = 24, 16
+
+
+# exp16_lookup: results are 2**21 (1 + 2**-9) exp(x), so exp(0) is at least 2**21 whatever
+# the rounding; entries 2**14 (1 + 2**-9) exp(x) fit int16 up to x = ln 2 - 2**-9.
+EXP16_BITS = 21
+EXP16_GAIN = 1.0 + 2.0**-9
+EXP16_ERROR = 0.5 / (2**14 * EXP16_GAIN)  # an entry's rounding, as a fraction of exp(0)
+# How far below 0 a full int16 range reaches, so that exp at its lowest input is exactly 0.
+EXP16_SPAN = math.log(2**15 * EXP16_GAIN) + 0.125
+
+
+def exp16_lookup(graph: TosaGraph, position: TosaTensor, step: float, zero_at: float) -> TosaTensor:
+    """int32 ``2**21 EXP16_GAIN exp((position - zero_at) * step)`` for an int16 ``position``
+    (at most zero_at + 128), from one int16 TABLE.
+
+    Entry j holds the value at input 128 j - 32768, rounded (EXP16_ERROR of exp(0));
+    TOSA interpolates linearly between neighbours, a relative error of at most
+    (128 step)**2 / 8 (none where positions fall on entries).
+    """
+    inputs = np.arange(513, dtype=np.float64) * 128.0 - 32768.0
+    entries = np.round(2.0**14 * EXP16_GAIN * np.exp(np.minimum(inputs - zero_at, 128.0) * step))
+    if entries.max() > 32767:
+        raise EtarmError("internal: exp16_lookup step too large")
+    table = graph.const(entries.astype(np.int16), I16, stem="table")
+    return graph.emit(ts.Op.TABLE, [position, table], position.shape, I32)
 
 
 def _mantissas_and_exponents(values: np.ndarray, bits: int) -> tuple[np.ndarray, np.ndarray]:

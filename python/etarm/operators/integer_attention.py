@@ -9,6 +9,12 @@ two halves (high and low 8 bits of a Q15 value for int8, of a Q29 value for int1
 so they carry 15 (29) bits instead of the 8 (16) a quantized softmax output would
 keep: the result is within ~1 LSB of quantize(sdpa(dequantize(q, k, v))).
 
+Where the lowering may compute on int16 inside (``TosaGraph.int16_internals``: the int16
+extension, not Ethos-U55/U65), int8 attention takes its exps from one int16 TABLE when
+the error bound allows (integer_softmax.table_exponentials) and its Q15 weights meet
+``v - zero point`` in ONE int16 MATMUL: transformer block on ethos-u85-256, 27565 ->
+17906 cycles, with none of its 256 outputs off the quantized model's.
+
 The row maximum is a tree of SLICE + MAXIMUM on int32 (Vela takes no int32
 REDUCE_MAX on Ethos-U55). int8 attention runs on Ethos-U55/U85; int16 MATMUL (int48
 accumulators) only on U85; a runtime bool mask needs a CAST from bool, which Vela
@@ -25,7 +31,7 @@ import tosa_serializer as ts
 
 from etarm.operators import fixed_point as fx
 from etarm.operators import tensor_math as tm
-from etarm.operators.integer_softmax import exponentials, probabilities
+from etarm.operators.integer_softmax import TABLE_BUDGET, TABLE_MAX_ROW, Exponentials, exponentials, probabilities, table_error, table_exponentials
 from etarm.operators.matmul import batched_matmul
 from etarm.operators.quantized import input_qparams, output_qparams, rescale
 from etarm.operators.reduction import reduce
@@ -139,17 +145,45 @@ def lower_quantized_attention(graph: TosaGraph, node: torch.fx.Node) -> TosaTens
         values = rescale(graph, values, float(mask_params.scale) / (scale * unit), fx.I32)
         scores = fx.add(graph, scores, _as_scores_shape(graph, values, batch))
 
-    distance = fx.sub(graph, _row_maximum(graph, scores), scores)
-    exps = exponentials(graph, distance, 2, unit * scale, 3 << 29, int16, gate)
+    row_max = _row_maximum(graph, scores)
+    exps = _table_exponentials(graph, node, scores, row_max, unit * scale, gate, v_params, target)
+    if exps is None:
+        exps = exponentials(graph, fx.sub(graph, row_max, scores), 2, unit * scale, 3 << 29, int16, gate)
     # Q15 (int8) or Q29 (int16) weights straight from the division's rounding shift.
     weights = probabilities(graph, exps, may_be_empty=gate is not None, fraction=29 if int16 else 15)  # [count, L, S]
     weights = graph.reshape(weights, batch + (length, source_length))
     return _weighted_values(graph, node, weights, v, v_params, target, int16, source_length)
 
 
+# Logits per int16 TABLE position when exps come from one int16 TABLE: the full int16 range
+# spans fx.EXP16_SPAN, so a masked score (far below it) saturates to an exp of exactly 0.
+_TABLE_STEP = fx.EXP16_SPAN / 65535
+# Per value: the position's rounding and the interpolation between table entries.
+_TABLE_RELATIVE_ERROR = _TABLE_STEP / 2 + (128 * _TABLE_STEP) ** 2 / 8
+
+
+def _table_exponentials(graph, node, scores, row_max, logit: float, gate, v_params, target) -> Exponentials | None:
+    """Exps of int8 attention from one int16 TABLE (integer_softmax.table_exponentials)
+    when the target looks up int16 values, the scores are at least as fine as its
+    positions and the bound on the output's error (the probabilities' total error times
+    the largest |v|) stays under half an output step (TABLE_BUDGET); else None."""
+    length = scores.shape[-1]
+    if not graph.int16_internals or v_params.dtype != torch.int8 or length > TABLE_MAX_ROW or logit > _TABLE_STEP:
+        return None
+    reach = _spread(v_params) * float(v_params.scale)
+    if table_error(length, _TABLE_RELATIVE_ERROR) * reach > TABLE_BUDGET * float(target.scale):
+        return None
+    # Position 32767 (nearly) for the row's maximum: score - (max - lift), then to int16.
+    lift = math.floor(32767 * _TABLE_STEP / logit)
+    position = rescale(graph, fx.sub(graph, scores, fx.sub(graph, row_max, lift)), logit / _TABLE_STEP, fx.I16)
+    return table_exponentials(graph, position, 2, _TABLE_STEP, lift * logit / _TABLE_STEP, gate)
+
+
 def _weighted_values(graph, node, weights, v, v_params, target, int16: bool, source_length: int) -> TosaTensor:
     """``weights @ v`` from Q29 (int16: both halves fit int16) or Q15 (int8) weights split
     into two integer halves, one MATMUL each."""
+    if not int16 and graph.int16_internals:
+        return _weighted_values_int16(graph, weights, v, v_params, target, graph.out(node))
     low_bits, fraction = (15, 29) if int16 else (8, 15)
     high = fx.shift_right(graph, weights, low_bits, rounding=False)
     low = fx.sub(graph, weights, fx.shift_left(graph, high, low_bits))
@@ -179,3 +213,16 @@ def _weighted_values(graph, node, weights, v, v_params, target, int16: bool, sou
     return rescale(
         graph, combined, unit / float(target.scale), tosa_dtype(target.dtype), output_zp=int(target.zero_point), out=out
     )
+
+
+def _weighted_values_int16(graph, weights, v, v_params, target, out) -> TosaTensor:
+    """``weights @ v`` for int8 v as ONE int16 MATMUL (int48 sums): the Q15 weights
+    saturated to int16 (a weight of 1 loses 2**-15) against ``v - zero point`` as int16."""
+    weights16 = rescale(graph, weights, 1.0, fx.I16)
+    v16 = rescale(graph, v, 1.0, fx.I16, input_zp=int(v_params.zero_point))
+    zero = _zero_point(graph, 0, fx.I16)
+    sums = batched_matmul(graph, weights16, v16, (zero, zero))
+    scale = float(v_params.scale) * 2.0**-15 / float(target.scale)
+    result = rescale(graph, sums, scale, tosa_dtype(target.dtype), output_zp=int(target.zero_point), scale32=False)
+    graph.op(ts.Op.RESHAPE, [result, graph.shape_const(out.shape)], [out])
+    return out

@@ -100,6 +100,33 @@ def exponentials(
     return Exponentials(coarse, fx.add(graph, total, carried), bits, row)
 
 
+# Rows that exps from one int16 TABLE (fx.exp16_lookup, absolute precision) may take:
+# their int32 sum stays below 2**29; and the worst-case error they may add before the
+# final rounding, in output steps (so the result stays within 1 step of the reference).
+TABLE_MAX_ROW = 255
+TABLE_BUDGET = 0.5
+
+
+def table_exponentials(
+    graph: TosaGraph, position: TosaTensor, axis: int, step: float, zero_at: float, gate: TosaTensor | None = None
+) -> Exponentials:
+    """``exponentials`` of ``(position - zero_at) * step`` for an int16 ``position`` (at
+    most zero_at, the row's maximum there) from one int16 TABLE: a few operations where
+    exp_lookup takes a dozen int32 ones, for rows whose error bound (``table_error``) allows."""
+    values = fx.exp16_lookup(graph, position, step, zero_at)
+    if gate is not None:
+        values = fx.mul(graph, values, gate)
+    return Exponentials(values, reduce(graph, ts.Op.REDUCE_SUM, values, [axis]), fx.EXP16_BITS, position.shape[axis])
+
+
+def table_error(row: int, relative: float) -> float:
+    """Bound on ``sum |p - exact p|`` over a row of probabilities from ``table_exponentials``
+    whose values also carry a ``relative`` error each (distance grid, interpolation): each
+    entry's rounding (EXP16_ERROR of exp(0) <= the row's total) counts once in its own p and
+    once through the total; a relative error counts twice (numerator and total)."""
+    return 2 * row * fx.EXP16_ERROR + 2 * relative
+
+
 def probabilities(graph: TosaGraph, exps: Exponentials, may_be_empty: bool = False, fraction: int = 30) -> TosaTensor:
     """Q``fraction`` (<= 30) ``values / total``; ``may_be_empty``: rows whose total is 0
     give 0 (masked rows)."""
@@ -194,6 +221,15 @@ def lower_quantized_softmax(graph: TosaGraph, node, log: bool) -> TosaTensor:
     axis = reduced_axes(node.args[1], x.rank)[0]
     int16_tables = source.dtype == torch.int16
     unit, max_distance = float(source.scale), source.qmax - source.qmin
+    row = x.shape[axis]
+    # int8 softmax over short rows: the distances times 128 are int16 TABLE positions that
+    # fall exactly on entries; each p is within (row + 1) EXP16_ERROR.
+    if not log and source.dtype == torch.int8 and graph.int16_internals and row <= TABLE_MAX_ROW:
+        if (row + 1) * fx.EXP16_ERROR <= TABLE_BUDGET * float(target.scale):
+            row_max = reduce(graph, ts.Op.REDUCE_MAX, x, [axis])
+            position = rescale(graph, fx.sub(graph, fx.widen(graph, x), fx.widen(graph, row_max)), 128.0, fx.I16)
+            exps = table_exponentials(graph, position, axis, unit / 128, 0.0)
+            return write_output(graph, probabilities(graph, exps), 2.0**-30, target, graph.out(node))
     distance = distance_from_max(graph, x, axis)
     exps = exponentials(graph, distance, axis, unit, max_distance, int16_tables)
     if log:

@@ -57,8 +57,12 @@ class TosaOp:
 
 
 class TosaGraph:
-    def __init__(self, spec: TosaSpecification):
+    def __init__(self, spec: TosaSpecification, int16_internals: bool | None = None):
         self.spec = spec
+        # Whether an int8 lowering may compute on int16 tensors inside (int16 TABLE and
+        # MATMUL of the int16 extension): Ethos-U55/U65 take neither.
+        has_int16 = spec.has_extension("int16")
+        self.int16_internals = has_int16 if int16_internals is None else int16_internals and has_int16
         self.tensors: dict[str, TosaTensor] = {}
         self.constants: dict[str, np.ndarray] = {}  # tensor name -> data (shape operands too)
         self.inputs: list[str] = []

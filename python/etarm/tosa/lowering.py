@@ -49,9 +49,10 @@ def _constant_value(program: ExportedProgram, node: torch.fx.Node) -> torch.Tens
     raise EtarmError(f"unsupported graph input kind {spec.kind} for {node.name}")
 
 
-def lower_to_tosa(program: ExportedProgram, spec: TosaSpecification) -> TosaLowering:
+def lower_to_tosa(program: ExportedProgram, spec: TosaSpecification, int16_internals: bool | None = None) -> TosaLowering:
+    """``int16_internals``: see TosaGraph (default: whether ``spec`` has the int16 extension)."""
     program = tosa_pass_pipeline(spec).run(program)
-    graph = TosaGraph(spec)
+    graph = TosaGraph(spec, int16_internals)
     inputs, outputs = [], []
     for node in program.graph.nodes:
         if node.op == "placeholder":
