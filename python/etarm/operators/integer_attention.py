@@ -31,7 +31,15 @@ import tosa_serializer as ts
 
 from etarm.operators import fixed_point as fx
 from etarm.operators import tensor_math as tm
-from etarm.operators.integer_softmax import TABLE_BUDGET, TABLE_MAX_ROW, Exponentials, exponentials, probabilities, table_error, table_exponentials
+from etarm.operators.integer_softmax import (
+    TABLE_BUDGET,
+    TABLE_MAX_ROW,
+    Exponentials,
+    exponentials,
+    probabilities,
+    table_error,
+    table_exponentials,
+)
 from etarm.operators.matmul import batched_matmul
 from etarm.operators.quantized import input_qparams, output_qparams, rescale
 from etarm.operators.reduction import reduce
@@ -146,7 +154,7 @@ def lower_quantized_attention(graph: TosaGraph, node: torch.fx.Node) -> TosaTens
         scores = fx.add(graph, scores, _as_scores_shape(graph, values, batch))
 
     row_max = _row_maximum(graph, scores)
-    exps = _table_exponentials(graph, node, scores, row_max, unit * scale, gate, v_params, target)
+    exps = _table_exponentials(graph, scores, row_max, unit * scale, gate, v_params, target)
     if exps is None:
         exps = exponentials(graph, fx.sub(graph, row_max, scores), 2, unit * scale, 3 << 29, int16, gate)
     # Q15 (int8) or Q29 (int16) weights straight from the division's rounding shift.
@@ -162,7 +170,7 @@ _TABLE_STEP = fx.EXP16_SPAN / 65535
 _TABLE_RELATIVE_ERROR = _TABLE_STEP / 2 + (128 * _TABLE_STEP) ** 2 / 8
 
 
-def _table_exponentials(graph, node, scores, row_max, logit: float, gate, v_params, target) -> Exponentials | None:
+def _table_exponentials(graph, scores, row_max, logit: float, gate, v_params, target) -> Exponentials | None:
     """Exps of int8 attention from one int16 TABLE (integer_softmax.table_exponentials)
     when the target looks up int16 values, the scores are at least as fine as its
     positions and the bound on the output's error (the probabilities' total error times
