@@ -10,7 +10,8 @@ the integer intermediates add well under 0.01 LSB:
   mantissas with exponents, row sums that keep the bits below their grid, a Q29
   reciprocal (Newton, ~2**-28; ~2**-25 from an int16 TABLE's guess and one step) and ln
   from interpolated tables (~2**-19); int8 rows short enough for its bound take their
-  exps from one int16 TABLE instead (int16 extension): 2**-15 of exp(0) each;
+  exps with absolute precision instead (2**-15 of exp(0) each: one int16 TABLE with the
+  int16 extension, else two int8 TABLEs);
 - norms: exact integer mean and variance sums, a Newton rsqrt to ~2**-28 (int8 rows of
   up to 128 values: exact T = N sum(x^2) - sum(x)^2 and one Newton step, 2**-14.8) and
   >= 20 bits in the normalized values before the 30-bit weight MUL (or the RESCALE's
@@ -99,15 +100,19 @@ def test_log_softmax(target, tmp_path):
     _check(Fn(fn), (_x(4, 10), _x(2, 6, 5, scale=0.2), _x(3, 2, 4, 33, scale=8.0)), target, tmp_path, max_lsb=1.01)
 
 
-def test_int8_softmax_short_rows_take_one_int16_table(tmp_path):
-    """With int16 TABLEs allowed (int16 extension; Ethos-U85), int8 softmax over rows whose
-    bound ((N + 1) 2**-15 per probability) stays under half an output step looks its exps
-    up in ONE int16 TABLE at exact entries (plus the reciprocal's int8 guess); 64-value
-    rows are past the bound and keep the byte-wise look-ups (mantissa pair + exponent)."""
-    quantizer = TOSAQuantizer(INT16).set_global(get_symmetric_quantization_config())
+@pytest.mark.parametrize("target, short_tables", [(INT8, 3), (INT16, 2)], ids=["int8_table_pairs", "int16_table"])
+def test_int8_softmax_short_rows(target, short_tables, tmp_path):
+    """int8 softmax over rows whose bound ((N + 1) times an entry's rounding, per
+    probability) stays under half an output step takes exps with absolute precision: from
+    one int16 TABLE at exact entries where int16 look-ups are allowed (int16 extension;
+    Ethos-U85), else from a pair of int8 TABLEs (two signed bytes; Ethos-U55); plus the
+    reciprocal's guess. 200-value rows are past the bound and keep the byte-wise look-ups
+    (mantissa pair + exponent)."""
+    quantizer = TOSAQuantizer(target).set_global(get_symmetric_quantization_config())
+    npus = ("ethos-u85-256",) if target == INT16 else ("ethos-u55-128", "ethos-u85-256")
     softmax = Fn(lambda x: torch.softmax(x, -1))
-    for row, tables in ((12, 2), (64, 4)):
-        run = _check(softmax, (_x(6, row, scale=3.0),), INT16, tmp_path, ethos_u=("ethos-u85-256",), quantizer=quantizer)
+    for row, tables in ((12, short_tables), (200, 4)):
+        run = _check(softmax, (_x(6, row, scale=3.0),), target, tmp_path, ethos_u=npus, quantizer=quantizer)
         assert run.result.report["partitions"][0]["tosa_ops"].count("TABLE") == tables
 
 

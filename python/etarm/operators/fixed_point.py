@@ -17,6 +17,7 @@ int32. No INTDIV, no floats. Notation: "Qk" is an int32 holding ``value * 2**k``
   TABLEs (high and low byte of a 16-bit value, INT profile) or through one int16 TABLE
   read at a fraction of 1, whose interpolation ``127 * T[2j] + T[2j + 1]`` returns a
   22-bit entry exactly (int16 extension).
+- ``pair_lookup``: a 16-bit value per int8 index from two int8 TABLEs (signed bytes).
 - ``exp16_lookup``: ``exp`` of an int16 position from ONE int16 TABLE, interpolated
   between its 513 entries: absolute precision only (2**-15 of exp(0)), which is what a
   softmax over few values needs, at a fraction of the operations (int16 extension).
@@ -155,6 +156,23 @@ def wide_lookup(
     high = int8_table(graph, index, (values >> 8) - 128)
     low = int8_table(graph, index, (values & 255) - 128)
     return add(graph, rescale(graph, high, 256.0, I32, input_zp=-128), rescale(graph, low, 1.0, I32, input_zp=-128))
+
+
+# pair_lookup's values: a signed high byte times 256 plus a signed low byte.
+PAIR_MAX = 127 * 256 + 127
+
+
+def pair_lookup(graph: TosaGraph, index: TosaTensor, values: np.ndarray) -> TosaTensor:
+    """int32 ``values[index + 128]`` for an int8 ``index`` and integer values in
+    [-32768, PAIR_MAX], from two int8 TABLEs: ``high = round(value / 256)`` and the rest,
+    both signed bytes, so each widens in one operation (no zero point to remove)."""
+    values = np.asarray(values, dtype=np.int64)
+    if values.min() < -32768 or values.max() > PAIR_MAX:
+        raise EtarmError("internal: pair lookup value out of range")
+    high = (values + 128) >> 8
+    low = values - 256 * high  # -128..127
+    high_bytes, low_bytes = int8_table(graph, index, high), int8_table(graph, index, low)
+    return add(graph, rescale(graph, high_bytes, 256.0, I32), widened(graph, low_bytes))
 
 
 # --- reciprocal and inverse square root -----------------------------------------------------------

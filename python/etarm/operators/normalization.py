@@ -162,7 +162,7 @@ def _short_row_normalized(
     row is too long (or eps too large) for them to fit int32.
 
     With c = x (the zero point cancels in both), D = N c - sum(c) and
-    T = N sum(c^2) - sum(c)^2 are exact (|c| <= 128, so N sum(c^2) <= 2**28;
+    T = sum(D c) = N sum(c^2) - sum(c)^2 are exact (|D c| <= 2**22, N sum(c^2) <= 2**28;
     T <= N^2 255^2 / 4 by Popoviciu's inequality, and >= N - 1 unless the row is flat):
     n = (c - mean) / sqrt(var + eps_q) = D / sqrt(T + N^2 eps_q). The eps term is added
     on T's grid scaled by 2**a (a as large as int32 allows, >= 1): its rounding is at most
@@ -179,9 +179,9 @@ def _short_row_normalized(
     a = math.floor(math.log2((2**31 - 1) / (largest + 1)))
     values = fx.widened(graph, x)  # D and T do not depend on the zero point
     total = reduce(graph, ts.Op.REDUCE_SUM, values, axes)  # |.| <= N 128
-    squares = reduce(graph, ts.Op.REDUCE_SUM, fx.mul(graph, values, values), axes)  # <= N 128^2
     deviation = fx.sub(graph, fx.mul(graph, values, count), total)  # D, |D| <= N 255 <= 2**15
-    spread_sum = fx.sub(graph, fx.mul(graph, squares, count), fx.mul(graph, total, total))  # T
+    # T = sum(D c) (= N sum(c^2) - sum(c)^2): one sum of products, no per-row products.
+    spread_sum = reduce(graph, ts.Op.REDUCE_SUM, fx.mul(graph, deviation, values), axes)
     if a:
         spread_sum = fx.shift_left(graph, spread_sum, a)
     eps_steps = round(eps_term * 2.0**a)
