@@ -285,6 +285,27 @@ def test_rewrite_is_exact_and_costs_no_more(tmp_path, case, target):
     assert saved >= 0 if case == "1x1 image to NCHW" else saved > 0, f"{cycles} cycles before, {cycles - saved} after"
 
 
+@pytest.mark.parametrize("target", ["ethos-u55-128", "ethos-u85-256"])
+@pytest.mark.parametrize("then_table", [False, True], ids=["alone", "before_a_table"])
+def test_linear_rows_as_batch_on_u85_only(tmp_path, target, then_table):
+    """A 1x1 CONV2D over 8 rows ([1, 8, 1, 16], a linear) takes them as its batch on
+    Ethos-U85 (fewer cycles, same integers), except before a TABLE Vela would fuse."""
+    graph = int16_graph()
+    result = conv((1, 8, 1, 16), (1, 1), (1, 1), depthwise=False)(graph)
+    if then_table:
+        table = graph.const(np.arange(-128, 128) // 2, I8)
+        result = graph.emit(ts.Op.TABLE, [result, table], result.shape, I8)
+    graph.mark_output(result)
+    inputs = _inputs(graph)
+    before, cycles = run_tosa(graph.serialize(), inputs), _cycles(graph, target, tmp_path)
+    fires = target == "ethos-u85-256" and not then_table
+    assert rewrite_for_npu(graph, EthosUCompileSpec(target).family.key) == ({"pointwise_rows_as_batch": 1} if fires else {})
+    for got, want in zip(run_tosa(graph.serialize(), inputs), before, strict=True):
+        np.testing.assert_array_equal(got, want)
+    if fires:
+        assert _cycles(graph, target, tmp_path) < cycles
+
+
 @pytest.mark.parametrize(
     "perm, merged, axis",
     [
