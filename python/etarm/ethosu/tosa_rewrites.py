@@ -223,8 +223,7 @@ def subsample_strided_convolutions(graph: TosaGraph, family: str) -> int:
                 source = graph.emit(ts.Op.SLICE, [source, begin, size_const], size, source.dtype)
             _subsample(graph, source, steps, target)
 
-        users = consumers.get(acc.name, [])
-        rescale = users[0] if len(users) == 1 and acc.name not in graph.outputs else None
+        rescale = _single_consumer(consumers, graph, acc.name)
         if rescale is not None and rescale.inputs[0] == acc.name and _shape_independent_rescale(graph, rescale):
             result = graph.tensors[rescale.outputs[0]]
             scaled = graph.temp(wide.shape, result.dtype, stem="stride1_scaled")
@@ -258,10 +257,9 @@ def pointwise_rows_as_batch(graph: TosaGraph, family: str) -> int:
         column = x.shape[0] == 1 and x.shape[2] == 1 and x.shape[1] > 1
         if any(pad) or list(stride) != [1, 1] or list(dilation) != [1, 1] or not column:
             continue
-        users = consumers.get(acc.name, [])
-        if len(users) != 1 or acc.name in graph.outputs or not _shape_independent_rescale(graph, users[0]):
+        rescale = _single_consumer(consumers, graph, acc.name)
+        if rescale is None or not _shape_independent_rescale(graph, rescale):
             continue
-        rescale = users[0]
         result = graph.tensors[rescale.outputs[0]]
         if any(user.op == ts.Op.TABLE for user in consumers.get(result.name, [])):
             continue

@@ -91,12 +91,8 @@ def int32_accumulator(graph: TosaGraph, tensor: TosaTensor) -> TosaTensor:
 
 def averages_in_place(node: torch.fx.Node) -> bool:
     """Whether an int8 average's output has its input's parameters (AVG_POOL2D applies)."""
-    source, target = input_qparams(node, 0), output_qparams(node)
-    return (
-        source.dtype == target.dtype == torch.int8
-        and float(source.scale) == float(target.scale)
-        and int(source.zero_point) == int(target.zero_point)
-    )
+    source = input_qparams(node, 0)
+    return source.dtype == torch.int8 and source.same_values(output_qparams(node))
 
 
 def average_pool(graph: TosaGraph, nhwc: TosaTensor, kernel, stride, out_shape, zero_point: int) -> TosaTensor:

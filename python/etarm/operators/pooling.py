@@ -9,8 +9,9 @@ Quantized (INT profile): max pooling moves integers unchanged (input and output 
 their parameters). Average pooling sums each window in int32 with a DEPTHWISE_CONV2D of
 unit weights (its padding adds real zeros, whichever kind it is) and divides in one
 RESCALE by ``input scale / (divisor * output scale)``, per output position where torch's
-divisors differ; with the input's parameters kept and no padding, it is AVG_POOL2D. AVG_POOL2D would round twice (its result keeps the input's scale), which
-costs more than one output step when averaging narrows the output range.
+divisors differ. AVG_POOL2D would round twice (its result keeps the input's scale), which
+costs more than one output step when averaging narrows the output range; it serves only
+unpadded pools whose output keeps the input's parameters (EthosUQuantizer on U85).
 """
 
 from __future__ import annotations
@@ -203,6 +204,13 @@ def quantized_avg_pool(graph: TosaGraph, node: torch.fx.Node, window: PoolWindow
     ]
     nhwc = spatial.crop_trailing(graph, nhwc, [f.crop_after for f in fits])
     batch, channels = nhwc.shape[0], nhwc.shape[-1]
+    pads = [v for f in fits for v in (f.pad_before, f.pad_after)]
+    if integer_sums.averages_in_place(node) and not any(pads) and (divisors == math.prod(window.kernel)).all():
+        pooled = integer_sums.average_pool(
+            graph, nhwc, window.kernel, window.stride, (batch, *window.out_size, channels), int(source.zero_point)
+        )
+        spatial.write_channels_first(graph, pooled, graph.out(node))
+        return
     accumulator = integer_sums.accumulator_dtype(nhwc.dtype)
     operands = [
         nhwc,
@@ -211,13 +219,6 @@ def quantized_avg_pool(graph: TosaGraph, node: torch.fx.Node, window: PoolWindow
         graph.const([int(source.zero_point)], nhwc.dtype, stem="input_zp"),
         graph.const([0], ts.DType.INT8, stem="weight_zp"),
     ]
-    pads = [v for f in fits for v in (f.pad_before, f.pad_after)]
-    if integer_sums.averages_in_place(node) and not any(pads) and (divisors == math.prod(window.kernel)).all():
-        pooled = integer_sums.average_pool(
-            graph, nhwc, window.kernel, window.stride, (batch, *window.out_size, channels), int(source.zero_point)
-        )
-        spatial.write_channels_first(graph, pooled, graph.out(node))
-        return
     attrs = (pads, list(window.stride), [1, 1], False, accumulator)
     sums = graph.emit(ts.Op.DEPTHWISE_CONV2D, operands, (batch, *window.out_size, channels), accumulator, *attrs)
     sums = integer_sums.int32_accumulator(graph, sums)
