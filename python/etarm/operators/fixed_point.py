@@ -17,7 +17,6 @@ int32. No INTDIV, no floats. Notation: "Qk" is an int32 holding ``value * 2**k``
   TABLEs (high and low byte of a 16-bit value, INT profile) or through one int16 TABLE
   read at a fraction of 1, whose interpolation ``127 * T[2j] + T[2j + 1]`` returns a
   22-bit entry exactly (int16 extension).
-- ``pair_lookup``: a 16-bit value per int8 index from two int8 TABLEs (signed bytes).
 - ``exp16_lookup``: ``exp`` of an int16 position from ONE int16 TABLE, interpolated
   between its 513 entries: absolute precision only (2**-15 of exp(0)), which is what a
   softmax over few values needs, at a fraction of the operations (int16 extension).
@@ -134,12 +133,20 @@ def int8_table(graph: TosaGraph, index: TosaTensor, entries: np.ndarray) -> Tosa
     return graph.emit(ts.Op.TABLE, [index, values], index.shape, I8)
 
 
+# wide_lookup's largest value with int8 tables (its high byte, rounded, is at most 255).
+WIDE_INT8_MAX = 255 * 256 + 127
+
+
 def wide_lookup(
     graph: TosaGraph, byte: TosaTensor, values: np.ndarray, int16_tables: bool, index: TosaTensor | None = None
 ) -> TosaTensor:
-    """int32 ``values[byte]`` for int32 bytes 0..255 and integer ``values`` in [0, 2**16)
-    (int8 tables) or [0, 127 * 2**15) (int16 tables); ``index``: ``byte_index(byte)`` if
-    already computed (int8 tables)."""
+    """int32 ``values[byte]`` for int32 bytes 0..255 and integer ``values`` in
+    [0, WIDE_INT8_MAX] (int8 tables) or [0, 127 * 2**15) (int16 tables); ``index``:
+    ``byte_index(byte)`` if already computed (int8 tables).
+
+    With int8 tables a value is ``256 high + low``: high = round(value / 256) stored
+    offset by -128, low in -128..127 stored as is, so it widens by one CAST where a
+    RESCALE removing a zero point is two NPU operations."""
     values = np.asarray(values, dtype=np.int64)
     if int16_tables:
         if values.min() < 0 or values.max() > 127 * 32767 + 126:
@@ -150,29 +157,13 @@ def wide_lookup(
         # Input 256 j - 32767 is index 2j at fraction 1: 128 T[2j] + (T[2j+1] - T[2j]).
         position = graph.emit(ts.Op.CAST, [add(graph, shift_left(graph, byte, 8), -32767)], byte.shape, I16)
         return graph.emit(ts.Op.TABLE, [position, table], byte.shape, I32)
-    if values.min() < 0 or values.max() >= 1 << 16:
+    if values.min() < 0 or values.max() > WIDE_INT8_MAX:
         raise EtarmError("internal: int8 wide lookup value out of range")
     index = byte_index(graph, byte) if index is None else index
-    high = int8_table(graph, index, (values >> 8) - 128)
-    low = int8_table(graph, index, (values & 255) - 128)
-    return add(graph, rescale(graph, high, 256.0, I32, input_zp=-128), rescale(graph, low, 1.0, I32, input_zp=-128))
-
-
-# pair_lookup's values: a signed high byte times 256 plus a signed low byte.
-PAIR_MAX = 127 * 256 + 127
-
-
-def pair_lookup(graph: TosaGraph, index: TosaTensor, values: np.ndarray) -> TosaTensor:
-    """int32 ``values[index + 128]`` for an int8 ``index`` and integer values in
-    [-32768, PAIR_MAX], from two int8 TABLEs: ``high = round(value / 256)`` and the rest,
-    both signed bytes, so each widens in one operation (no zero point to remove)."""
-    values = np.asarray(values, dtype=np.int64)
-    if values.min() < -32768 or values.max() > PAIR_MAX:
-        raise EtarmError("internal: pair lookup value out of range")
     high = (values + 128) >> 8
-    low = values - 256 * high  # -128..127
-    high_bytes, low_bytes = int8_table(graph, index, high), int8_table(graph, index, low)
-    return add(graph, rescale(graph, high_bytes, 256.0, I32), widened(graph, low_bytes))
+    high_bytes = int8_table(graph, index, high - 128)
+    low_bytes = int8_table(graph, index, values - 256 * high)
+    return add(graph, rescale(graph, high_bytes, 256.0, I32, input_zp=-128), widened(graph, low_bytes))
 
 
 # --- reciprocal and inverse square root -----------------------------------------------------------

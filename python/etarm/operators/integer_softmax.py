@@ -213,19 +213,21 @@ def write_output(graph: TosaGraph, value: TosaTensor, unit: float, target: Quant
     )
 
 
-# pair_lookup's exps: exp(0) = PAIR_MAX (>= 2**14), each rounded by half a unit.
-_PAIR_BITS = 14
-_PAIR_ERROR = 0.5 / fx.PAIR_MAX
+# Short-row exps from int8 TABLEs (fx.wide_lookup): exp(0) on the grid is at least 2**14
+# and every value below 2**15; each is rounded by half a unit.
+_SHORT_ROW_ONE = 127 * 256 + 127
+_SHORT_ROW_BITS = 14
+_SHORT_ROW_ERROR = 0.5 / _SHORT_ROW_ONE
 
 
 def _short_row_exponentials(graph: TosaGraph, x: TosaTensor, axis: int, unit: float, out_scale: float) -> Exponentials | None:
     """Exps of an int8 softmax's row with absolute precision (each within ``error`` of
     exp(0), so each p within (row + 1) ``error``) when that stays under TABLE_BUDGET
     output steps: the distance d (0..255) times 128 is an int16 TABLE position on an
-    entry (fx.exp16_lookup) where int16 look-ups are allowed, else the index of an int8
-    TABLE pair (fx.pair_lookup). None for longer rows."""
+    entry (fx.exp16_lookup) where int16 look-ups are allowed, else the byte looked up in
+    a pair of int8 TABLEs (fx.wide_lookup). None for longer rows."""
     row = x.shape[axis]
-    error = fx.EXP16_ERROR if graph.int16_internals else _PAIR_ERROR
+    error = fx.EXP16_ERROR if graph.int16_internals else _SHORT_ROW_ERROR
     if row > TABLE_MAX_ROW or (row + 1) * error > TABLE_BUDGET * out_scale:
         return None
     if graph.int16_internals:
@@ -233,9 +235,9 @@ def _short_row_exponentials(graph: TosaGraph, x: TosaTensor, axis: int, unit: fl
         position = rescale(graph, fx.sub(graph, fx.widen(graph, x), fx.widen(graph, row_max)), 128.0, fx.I16)
         return table_exponentials(graph, position, axis, unit / 128, 0.0)
     distance = distance_from_max(graph, x, axis)
-    entries = np.round(fx.PAIR_MAX * np.exp(-np.arange(256, dtype=np.float64) * unit))
-    values = fx.pair_lookup(graph, fx.byte_index(graph, distance), entries)
-    return Exponentials(values, reduce(graph, ts.Op.REDUCE_SUM, values, [axis]), _PAIR_BITS, row)
+    entries = np.round(_SHORT_ROW_ONE * np.exp(-np.arange(256, dtype=np.float64) * unit))
+    values = fx.wide_lookup(graph, distance, entries, int16_tables=False)
+    return Exponentials(values, reduce(graph, ts.Op.REDUCE_SUM, values, [axis]), _SHORT_ROW_BITS, row)
 
 
 def quantized_softmax_reason(node) -> str | None:
