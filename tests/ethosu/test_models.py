@@ -5,9 +5,8 @@ Every compute op runs on the NPU where the NPU family can run it, in one partiti
 ops that stay on CPU are listed exactly, with their reasons (``CPU_OPS``). The .tosa each
 partition handed to Vela (after the Ethos-U rewrites) runs on the TOSA reference model
 and must match the PT2E-quantized model in eager within one output step (rounding half
-up where torch rounds half to even; every model matches exactly today but
-transformer_block, where the int8 attention's 2-byte exp grid, 2**-12.5 relative,
-moves 6 of 256 outputs at near ties by one step).
+up where torch rounds half to even; every model matches exactly today). On ethos-u55-128
+that model is the EthosUQuantizer's, whose norms and attention are split into int8 steps.
 """
 
 from __future__ import annotations

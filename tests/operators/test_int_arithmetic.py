@@ -37,6 +37,17 @@ def test_int8_scalars_and_alpha():
     assert len(run.result.report["partitions"][0]["outputs"]) == 5
 
 
+@pytest.mark.parametrize("target", ["TOSA-1.0+INT", "TOSA-1.0+INT+int16"], ids=["int8", "int16"])
+def test_product_with_a_positive_constant_is_one_rescale(target):
+    """x * c (c > 0 a number, or a one-value constant on either side) is the same single
+    rounding as the int32 MUL path, without it; a negative c keeps the MUL."""
+    scale = torch.tensor([[0.35]])
+    fn = lambda x: (x * 0.25, scale * x, x * -0.5)  # noqa: E731
+    run = assert_quantized_close(Fn(fn), _inputs((2, 3, 4)), target=target)
+    ops = run.result.report["partitions"][0]["tosa_ops"]
+    assert ops.count("MUL") == 1, ops
+
+
 def test_int8_chain_reuses_integer_tensors():
     run = assert_quantized_close(Fn(lambda x, y: (x + y) * y - x), _inputs((4, 4), (4, 4)))
     ops = run.result.report["partitions"][0]["tosa_ops"]

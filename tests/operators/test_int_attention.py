@@ -25,7 +25,7 @@ from etarm.pte import delegate_payloads
 from etarm.testing.cpu_fallback import Fn
 from etarm.operators.registry import rejection_reason
 from etarm.quantizer.quantization_config import get_symmetric_quantization_config
-from etarm.quantizer.tosa_quantizer import TOSAQuantizer
+from etarm.quantizer.tosa_quantizer import EthosUQuantizer, TOSAQuantizer
 from etarm.testing.quantized_reference import assert_quantized_close
 from etarm.tosa.specification import TosaSpecification
 
@@ -92,6 +92,16 @@ def test_int8_attention_exps_from_one_int16_table(tmp_path):
     for options in ({}, {"is_causal": True}):
         run = _check(_attention(**options), _qkv(1, 2, 8, 8, 16), INT16, tmp_path, quantizer=quantizer)
         assert run.result.report["partitions"][0]["tosa_ops"].count("TABLE") == 2
+
+
+def test_attention_split_for_ethos_u55(tmp_path):
+    """EthosUQuantizer on U55/U65 splits unmasked attention into scaled q, the scores' MATMUL,
+    an int8 softmax and the weights' MATMUL (quantizer/split_composites.py); the lowering
+    matches that quantized model, with its int8 weights, within one step."""
+    quantizer = EthosUQuantizer("ethos-u55-128").set_global(get_symmetric_quantization_config())
+    run = _check(_attention(), _qkv(1, 4, 8, 8, 8), INT8, tmp_path, quantizer=quantizer)
+    ops = run.result.report["partitions"][0]["aten_ops"]
+    assert "aten.scaled_dot_product_attention.default" not in ops and "aten._softmax.default" in ops
 
 
 @pytest.mark.parametrize("target", [INT8, INT16], ids=["int8", "int16"])

@@ -35,7 +35,7 @@ from etarm.ethosu.vela import run_vela
 from etarm.pte import delegate_payloads
 from etarm.testing.cpu_fallback import Fn
 from etarm.quantizer.quantization_config import get_symmetric_quantization_config
-from etarm.quantizer.tosa_quantizer import TOSAQuantizer
+from etarm.quantizer.tosa_quantizer import EthosUQuantizer, TOSAQuantizer
 from etarm.testing.quantized_reference import assert_quantized_close
 
 INT8, INT16 = "TOSA-1.0+INT", "TOSA-1.0+INT+int16"
@@ -200,6 +200,19 @@ def test_group_norm(target, tmp_path):
 def test_rms_norm(target, tmp_path):
     module = _Norms(torch.nn.RMSNorm(16), torch.nn.RMSNorm((3, 5), eps=1e-3, elementwise_affine=False))
     _check(module, (_x(3, 16) + 1.0, _x(2, 3, 5, scale=0.3)), target, tmp_path)
+
+
+def test_norms_split_for_ethos_u55(tmp_path):
+    """EthosUQuantizer on U55/U65 splits layer and RMS norms into means, a reciprocal square
+    root and products with int8 between them (quantizer/split_composites.py); the lowering
+    matches that quantized model within one step, and every step runs on the NPU."""
+    module = _Norms(torch.nn.LayerNorm(16), torch.nn.LayerNorm((3, 5), bias=False), torch.nn.RMSNorm(16))
+    quantizer = EthosUQuantizer("ethos-u55-128").set_global(get_symmetric_quantization_config())
+    inputs = (_x(2, 4, 16), _x(2, 3, 5, scale=0.3), _x(3, 16) + 1.0)
+    run = _check(module, inputs, INT8, tmp_path, ethos_u=("ethos-u55-128",), quantizer=quantizer)
+    ops = run.result.report["partitions"][0]["aten_ops"]
+    assert "aten.rsqrt.default" in ops and not any("norm" in op for op in ops)
+    assert not run.result.report["cpu_ops"] or all("quantize" in entry["op"] for entry in run.result.report["cpu_ops"])
 
 
 def test_batch_norm(tmp_path):

@@ -273,3 +273,45 @@ def test_quantizer_faces():
     for cls in (EthosUQuantizer, VGFQuantizer):
         quantizer = cls("TOSA-1.0+INT").set_global(INT8)
         assert isinstance(quantizer, TOSAQuantizer) and str(quantizer.tosa_spec) == "TOSA-1.0+INT"
+
+
+class _Composites(torch.nn.Module):
+    """A layer norm, an RMS norm, plain and masked attention."""
+
+    def __init__(self):
+        super().__init__()
+        self.layer_norm, self.rms_norm = torch.nn.LayerNorm(8), torch.nn.RMSNorm(8)
+
+    def forward(self, q, k, v, mask):
+        plain = F.scaled_dot_product_attention(self.layer_norm(q), k, v)
+        masked = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)
+        return plain + masked + self.rms_norm(q)
+
+
+def _composites_quantized(quantizer):
+    torch.manual_seed(0)
+    inputs = (torch.randn(1, 2, 4, 8), torch.randn(1, 2, 6, 8), torch.randn(1, 2, 6, 8), torch.rand(4, 6) > 0.3)
+    return quantize(_Composites(), inputs, quantizer.set_global(INT8))
+
+
+def _ops(gm):
+    return [str(n.target) for n in gm.graph.nodes if n.op == "call_function"]
+
+
+def test_ethos_u55_splits_norms_and_unmasked_attention_into_quantized_steps():
+    gm = _composites_quantized(EthosUQuantizer("ethos-u55-128"))
+    ops = _ops(gm)
+    assert "aten.layer_norm.default" not in ops and "aten.rms_norm.default" not in ops
+    assert ops.count("aten.scaled_dot_product_attention.default") == 1  # the masked one stays whole
+    # The softmax weights and the norms' reciprocal deviations are int8 activations now.
+    for target in (torch.ops.aten.softmax.int, torch.ops.aten.rsqrt.default):
+        nodes = calls(gm, target)
+        assert nodes and all(q_params(node)[4] == torch.int8 for node in nodes)
+    assert len(calls(gm, torch.ops.aten.rsqrt.default)) == 2
+
+
+@pytest.mark.parametrize("quantizer", [lambda: EthosUQuantizer("ethos-u85-256"), lambda: EthosUQuantizer("ethos-u55-128", exact_composites=True)], ids=["u85", "u55-exact"])
+def test_exact_composites_stay_whole(quantizer):
+    ops = _ops(_composites_quantized(quantizer()))
+    assert ops.count("aten.scaled_dot_product_attention.default") == 2
+    assert "aten.layer_norm.default" in ops and "aten.rms_norm.default" in ops and "aten.softmax.int" not in ops

@@ -19,7 +19,6 @@ Quantized (INT):
 
 import numbers
 
-import numpy as np
 import torch
 import tosa_serializer as ts
 
@@ -28,16 +27,14 @@ from etarm.operators.compose import Composer
 from etarm.operators.dtype_rules import ANY_PROFILE, FLOAT, FP, INT, dtype_reason
 from etarm.operators.elementwise import output_rank
 from etarm.operators.pointwise import integer_division_by_zero_reason, operand_reason
-from etarm.operators.quantized import input_qparams, output_qparams, rescale, write_int32_result
+from etarm.operators.quantized import input_qparams, one_value_constant, rescale, scaled_copy, write_int32_result
 from etarm.operators.quantized_lookup import (
     QuantizedBranch,
     binary_function_lookup,
     function_lookup,
     int8_operands_reason,
-    is_number,
 )
 from etarm.operators.registry import NodeVisitor, op_name, register
-from etarm.tosa.mapping import tosa_dtype
 
 _MODES = (None, "trunc", "floor")
 # int32 INTDIV, MUL, SUB and logical shifts are in both TOSA 1.0 profiles.
@@ -51,32 +48,12 @@ def rounding_mode(node):
     return node.kwargs.get("rounding_mode", node.args[2] if len(node.args) > 2 else None)
 
 
-def _constant_divisor(graph, node) -> float | None:
-    """The divisor's real value when it is a number or a one-value constant tensor."""
-    divisor = node.args[1]
-    if is_number(divisor):
-        return float(divisor)
-    data = graph.constant_data(graph.value(divisor))
-    if data is None or data.size != 1:
-        return None
-    return float(input_qparams(node, 1).dequantize(torch.from_numpy(np.array(data).reshape(1)))[0])
-
-
 def _divide_by_constant(graph, node, divisor: float) -> None:
-    source, target = input_qparams(node, 0), output_qparams(node)
     if divisor <= 0:
         value = torch.tensor(divisor, dtype=torch.float32)
         function_lookup(graph, node, lambda x: torch.div(x, value))
-        return
-    rescale(
-        graph,
-        graph.value(node.args[0]),
-        float(source.scale) / (divisor * float(target.scale)),
-        tosa_dtype(target.dtype),
-        input_zp=int(source.zero_point),
-        output_zp=int(target.zero_point),
-        out=graph.out(node),
-    )
+    else:
+        scaled_copy(graph, node, 0, 1.0 / divisor)
 
 
 def _divide_by_tensor(graph, node) -> None:
@@ -131,9 +108,9 @@ class DivVisitor(QuantizedBranch, NodeVisitor):
         if mode is not None:
             binary_function_lookup(graph, node, lambda a, b: torch.div(a, b, rounding_mode=mode))
             return
-        divisor = _constant_divisor(graph, node)
+        divisor = one_value_constant(graph, node, 1)
         if divisor is not None and tuple(node.meta["val"].shape) == graph.value(node.args[0]).shape:
-            _divide_by_constant(graph, node, divisor)
+            _divide_by_constant(graph, node, float(divisor))
         else:
             _divide_by_tensor(graph, node)
 

@@ -202,11 +202,32 @@ def add_or_sub(graph: TosaGraph, node: torch.fx.Node, op, rhs_multiplier: float 
     return write_int32_result(graph, node, total, unit)
 
 
+def scaled_copy(graph: TosaGraph, node: torch.fx.Node, index: int, factor: float) -> TosaTensor:
+    """``node``'s output = argument ``index`` times a positive ``factor``: one RESCALE."""
+    source, target = input_qparams(node, index), output_qparams(node)
+    return rescale(
+        graph,
+        graph.value(node.args[index]),
+        float(source.scale) * factor / float(target.scale),
+        tosa_dtype(target.dtype),
+        input_zp=int(source.zero_point),
+        output_zp=int(target.zero_point),
+        out=graph.out(node),
+    )
+
+
 def multiply(graph: TosaGraph, node: torch.fx.Node) -> TosaTensor:
     """Quantized ``lhs * rhs`` into ``node``'s output: an int32 MUL of the centred operands.
 
     A Python-number operand c contributes sign(c) to the product and |c| to the scale.
+    A positive one-value constant times a tensor of the output's shape is one RESCALE,
+    the same single rounding without the int32 round trip.
     """
+    shape = tuple(node.meta["val"].shape)
+    for index in (0, 1):
+        value, other = one_value_constant(graph, node, index), node.args[1 - index]
+        if value is not None and float(value) > 0 and isinstance(other, torch.fx.Node) and graph.value(other).shape == shape:
+            return scaled_copy(graph, node, 1 - index, float(value))
     unit = 1.0
     operands = []
     for index in (0, 1):
@@ -221,6 +242,25 @@ def multiply(graph: TosaGraph, node: torch.fx.Node) -> TosaTensor:
     shift = graph.const([0], ts.DType.INT8, stem="shift")
     product = graph.emit(ts.Op.MUL, [*operands, shift], _operand_shape(operands), ts.DType.INT32)
     return write_int32_result(graph, node, product, unit)
+
+
+def is_number(value) -> bool:
+    return isinstance(value, numbers.Number) and not isinstance(value, bool)
+
+
+def one_value_constant(graph: TosaGraph, node: torch.fx.Node, index: int):
+    """Argument ``index`` when it is a number, or as a 0-d float tensor when it is a constant
+    tensor of one value (e.g. a number the quantizer lifted); else None."""
+    arg = node.args[index]
+    if is_number(arg):
+        return arg
+    if not isinstance(arg, torch.fx.Node) or not graph.has_value(arg):
+        return None
+    data = graph.constant_data(graph.value(arg))
+    if data is None or data.size != 1:
+        return None
+    integers = torch.from_numpy(np.array(data).reshape(()))
+    return input_qparams(node, index).dequantize(integers)
 
 
 def write_int32_result(graph: TosaGraph, node: torch.fx.Node, value: TosaTensor, unit: float | Sequence[float]) -> TosaTensor:

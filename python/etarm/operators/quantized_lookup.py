@@ -22,7 +22,6 @@ makes the lookup bit-exact with the PT2E-quantized model:
 
 from __future__ import annotations
 
-import numbers
 from typing import Callable
 
 import numpy as np
@@ -34,7 +33,9 @@ from etarm.operators.elementwise import output_rank
 from etarm.operators.quantized import (
     int16_table_values,
     is_int_spec,
+    is_number,
     is_quantized,
+    one_value_constant,
     rescale,
 )
 from etarm.operators.registry import op_name
@@ -182,28 +183,13 @@ def pair_lookup(graph: TosaGraph, node: torch.fx.Node, fn: PairFunction) -> Tosa
 def binary_function_lookup(graph: TosaGraph, node: torch.fx.Node, fn: PairFunction) -> TosaTensor:
     """``node``'s output = ``fn(argument 0, argument 1)``: a function of one tensor when the
     other argument is a number or a one-value constant, else of both (int8, ``pair_lookup``)."""
-    a, b = (_one_value_constant(graph, node, index) for index in (0, 1))
+    a, b = (one_value_constant(graph, node, index) for index in (0, 1))
     shape = tuple(node.meta["val"].shape)
     if b is not None and graph.value(node.args[0]).shape == shape:
         return function_lookup(graph, node, lambda x: fn(x, b))
     if a is not None and graph.value(node.args[1]).shape == shape:
         return function_lookup(graph, node, lambda x: fn(a, x), index=1)
     return pair_lookup(graph, node, fn)
-
-
-def _one_value_constant(graph: TosaGraph, node: torch.fx.Node, index: int):
-    """Argument ``index`` when it is a number, or as a 0-d float tensor when it is a constant
-    tensor of one value (e.g. a number the quantizer lifted); else None."""
-    arg = node.args[index]
-    if is_number(arg):
-        return arg
-    if not isinstance(arg, torch.fx.Node) or not graph.has_value(arg):
-        return None
-    data = graph.constant_data(graph.value(arg))
-    if data is None or data.size != 1:
-        return None
-    integers = torch.from_numpy(np.array(data).reshape(()))
-    return input_qparams(node, index).dequantize(integers)
 
 
 # --- visitors ------------------------------------------------------------------------------
@@ -300,8 +286,3 @@ class LookupLowering(QuantizedBranch):
 
     def define_quantized(self, node, graph):
         function_lookup(graph, node, self.quantized_function(node), self.tensor_index)
-
-
-def is_number(value) -> bool:
-    return isinstance(value, numbers.Number) and not isinstance(value, bool)
-

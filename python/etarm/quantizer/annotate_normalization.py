@@ -4,6 +4,8 @@ layer/group/RMS/batch norm, var/std and scaled_dot_product_attention are lowered
 for TOSA INT (int32 arithmetic inside, see operators/normalization.py and
 operators/integer_softmax.py), so only their activations in and out are quantized:
 the statistics, the softmax weights and the scores never pass through 8 or 16 bits.
+(EthosUQuantizer on U55/U65 splits layer/RMS norms and unmasked attention into their
+arithmetic first, see split_composites.py.)
 
 Their parameters (norm weight and bias, batch-norm running statistics) are no
 multiplicands of an integer product: the lowering folds their real values into

@@ -18,6 +18,7 @@ import torch
 from torchao.quantization.pt2e.quantizer import Quantizer
 
 from etarm.errors import EtarmError
+from etarm.ethosu.npu_rules import is_u55_class
 from etarm.operators.registry import op_name
 from etarm.quantizer import (
     annotate_activation,
@@ -31,6 +32,7 @@ from etarm.quantizer import (
 from etarm.quantizer.annotation import anchor_shared_groups, annotate, is_annotated, is_float_tensor
 from etarm.quantizer.lift_scalars import lift_scalar_operands
 from etarm.quantizer.quantization_config import QuantizationConfig
+from etarm.quantizer.split_composites import split_composites
 from etarm.tosa.specification import TosaSpecification
 
 _ANNOTATORS = {
@@ -81,6 +83,7 @@ class TOSAQuantizer(Quantizer):
         self.module_type_config: dict[str, QuantizationConfig | None] = {}
         self.module_name_config: dict[str, QuantizationConfig | None] = {}
         self.annotators = _ANNOTATORS
+        self.splits_composites = False  # see split_composites.py
 
     # --- configuration ----------------------------------------------------------------
     def set_global(self, quantization_config: QuantizationConfig | None) -> "TOSAQuantizer":
@@ -117,6 +120,8 @@ class TOSAQuantizer(Quantizer):
 
     # --- PT2E hooks ---------------------------------------------------------------------
     def transform_for_annotation(self, model: torch.fx.GraphModule) -> torch.fx.GraphModule:
+        if self.splits_composites:
+            split_composites(model, lambda node: self.config_for(node) is not None)
         lift_scalar_operands(model, lambda node: self.config_for(node) is not None)
         return model
 
@@ -173,16 +178,26 @@ class EthosUQuantizer(TOSAQuantizer):
     separate parameters costs a transpose of the image (measured: a 25x5x64 global pool,
     2835 -> 1358 cycles). The result then has the input's step, which is coarser when
     averaging narrows the range. Ethos-U55/U65 sum in place cheaply and keep separate ones.
+
+    On Ethos-U55/U65, which have no int16 lookups or int16 matrix products, layer and RMS
+    norms and unmasked attention are split into their arithmetic with int8 between the
+    steps, as TFLite quantizes them (split_composites.py): the exact int32 composites cost
+    several times as much there (measured: transformer_block 56852 -> 30484 cycles,
+    the same error against the float model). ``exact_composites=True`` keeps them whole
+    (int32 statistics and softmax weights) on any family; None chooses per family.
     """
 
-    def __init__(self, compile_spec=None):
+    def __init__(self, compile_spec=None, exact_composites: bool | None = None):
         if isinstance(compile_spec, str) and compile_spec.lower().startswith("ethos-u"):
             from etarm.ethosu.compile_spec import EthosUCompileSpec
 
             compile_spec = EthosUCompileSpec(compile_spec)
         super().__init__(compile_spec)
         self.compile_spec = compile_spec
-        if getattr(compile_spec, "family", None) is not None and compile_spec.family.key == "u85":
+        family = getattr(compile_spec, "family", None)
+        u55_class = family is not None and is_u55_class(family.key)
+        self.splits_composites = u55_class if exact_composites is None else not exact_composites
+        if family is not None and not u55_class:
             shared = dict.fromkeys(annotate_unary.AVERAGING_OPS, annotate_shared.annotate_shared)
             self.annotators = {**_ANNOTATORS, **shared}
 
