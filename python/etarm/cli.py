@@ -50,6 +50,11 @@ def _compile_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--report", help="write the JSON compile report here")
     p.add_argument("--system_config", help="Ethos-U system configuration (Vela)")
     p.add_argument("--memory_mode", help="Ethos-U memory mode (Vela)")
+    p.add_argument(
+        "--exact_composites",
+        action="store_true",
+        help="Ethos-U55/U65: keep layer norm and attention whole (int32 inside) instead of int8 steps",
+    )
     p.add_argument("--calibration_data", help=".pt file or folder of them used to calibrate quantization")
     p.add_argument("--so_library", help="shared library with custom ops to load before export")
     p.add_argument("--debug", action="store_true", help="show tracebacks")
@@ -93,6 +98,14 @@ def _quiet_third_party() -> None:
         logging.getLogger(name).setLevel(logging.ERROR)
 
 
+def _exact_composites_quantizer(target: str):
+    if not target.lower().startswith("ethos-u"):
+        raise EtarmError(f"--exact_composites is an Ethos-U option; {target} always keeps norms and attention whole")
+    from etarm.quantizer import EthosUQuantizer, get_symmetric_quantization_config
+
+    return EthosUQuantizer(target, exact_composites=True).set_global(get_symmetric_quantization_config())
+
+
 def _run_compile(args) -> int:
     # Imports torch and executorch: kept out of argument parsing so --help is instant.
     from etarm.compiler import compile_model
@@ -107,6 +120,7 @@ def _run_compile(args) -> int:
         if not os.path.isfile(args.so_library):
             raise EtarmError(f"--so_library '{args.so_library}' does not exist")
         torch.ops.load_library(args.so_library)
+    quantizer = _exact_composites_quantizer(args.target) if args.exact_composites else None
     model, inputs = load_model(args.model_name)
     _resume_gc()
     result = compile_model(
@@ -119,6 +133,7 @@ def _run_compile(args) -> int:
         calibration_data=args.calibration_data,
         system_config=args.system_config,
         memory_mode=args.memory_mode,
+        quantizer=quantizer,
     )
     path = _output_path(args)
     if os.path.dirname(path):

@@ -97,3 +97,24 @@ def test_vela_failure_is_one_clear_message(tmp_path):
         "Non-passthrough operation (Resize) could not run on NPU"
     )
     assert "  the Resize comes from: aten.upsample_bilinear2d.vec (node 'aten_upsample_bilinear2d_vec')" in proc.stderr
+
+
+def test_exact_composites_keep_attention_whole_on_u55(tmp_path):
+    """--exact_composites: the U55 quantizer keeps transformer_block's norms and attention whole."""
+    for flags in ((), ("--exact_composites",)):
+        report_path = tmp_path / "report.json"
+        proc = run_cli(
+            "compile", "-m", "transformer_block", "-t", "ethos-u55-128", "-q", *flags, "-o", str(tmp_path),
+            "--report", str(report_path),
+        )  # fmt: skip
+        assert proc.returncode == 0, proc.stderr
+        (partition,) = json.loads(report_path.read_text())["partitions"]
+        whole = "aten.scaled_dot_product_attention.default" in partition["aten_ops"]
+        assert whole == bool(flags) and ("aten.native_layer_norm.default" in partition["aten_ops"]) == bool(flags)
+
+
+def test_exact_composites_is_an_ethos_u_option(tmp_path):
+    proc = run_cli("compile", "-m", "mlp", "-t", "TOSA-1.0+INT", "-q", "--exact_composites", "-o", str(tmp_path))
+    assert _error(proc) == (
+        "etarm: error: --exact_composites is an Ethos-U option; TOSA-1.0+INT always keeps norms and attention whole"
+    )
