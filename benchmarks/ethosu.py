@@ -15,7 +15,9 @@ dequantize nodes at the boundary and getitem not counted), the number of NPU
 partitions, and Vela's estimates summed over the partitions: total cycles, SRAM, flash
 and DRAM bytes. etarm's come from its --report; the peer's from the Vela summaries it
 prints (one per partition), cross-checked with the summary CSVs in its intermediates.
-Both run the same installed Vela, so the estimates compare.
+Both run the same installed Vela, so the estimates compare. Where one partition computes
+the whole model, its .tosa also runs on the TOSA reference model against the float model
+(float_error.py): the RMS error of each tool's integer arithmetic.
 
     ./bazelw run //benchmarks:ethosu [-- --models mlp,unet --targets ethos-u55-128 --json out.json]
 """
@@ -41,6 +43,7 @@ import time
 _HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, _HERE)
 import compile as compile_benchmark  # noqa: E402
+import float_error  # noqa: E402
 
 sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != _HERE]
 
@@ -63,6 +66,7 @@ class Result:
     dram_bytes: int = 0
     vela_cpu_operators: int = 0
     wall_s: float = 0.0
+    float_error: dict | None = None  # float_error.py: rms, max, max_steps
     detail: str = ""
 
 
@@ -218,9 +222,14 @@ def format_table(rows: list[dict]) -> str:
             values.append("failed" if not r["ok"] else f"{r[key] / scale:.{digits}f}" if scale != 1 else str(r[key]))
         return " / ".join(values)
 
+    def errors(row):
+        measured = [row[tool]["float_error"] for tool in TOOLS]
+        return " / ".join("-" if e is None else f"{e['rms']:.4f}" for e in measured)
+
     lines = [
-        "| model | NPU | CPU ops | partitions | cycles | cycles etarm/peer | SRAM KiB | flash KiB | DRAM KiB |",
-        "|---|---|--:|--:|--:|--:|--:|--:|--:|",
+        "| model | NPU | CPU ops | partitions | cycles | cycles etarm/peer | SRAM KiB | flash KiB | DRAM KiB "
+        "| RMS error vs float |",
+        "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|",
     ]
     for row in rows:
         cpu = " / ".join("failed" if not row[t]["ok"] else str(len(row[t]["cpu_ops"])) for t in TOOLS)
@@ -228,7 +237,7 @@ def format_table(rows: list[dict]) -> str:
         lines.append(
             f"| {row['model']} | {row['target']} | {cpu} | {pair(row, 'partitions')} | {pair(row, 'cycles')} "
             f"| {'-' if ratio is None else f'{ratio:.2f}'} | {pair(row, 'sram_bytes', _KIB, 1)} "
-            f"| {pair(row, 'flash_bytes', _KIB, 1)} | {pair(row, 'dram_bytes', _KIB, 1)} |"
+            f"| {pair(row, 'flash_bytes', _KIB, 1)} | {pair(row, 'dram_bytes', _KIB, 1)} | {errors(row)} |"
         )
     return "\n".join(lines)
 
@@ -259,7 +268,9 @@ def main(argv: list[str] | None = None) -> int:
                 code, log, wall = run(command, out, etarm_env, args.timeout)
                 if code == 0 and os.path.isfile(report_path):
                     with open(report_path) as f:
-                        results["etarm"] = etarm_result(json.load(f))
+                        report = json.load(f)
+                    results["etarm"] = etarm_result(report)
+                    results["etarm"].float_error = float_error.etarm_error(model, report, os.path.join(out, "intermediates"))
                 else:
                     results["etarm"] = Result(ok=False, detail=f"exit code {code}:\n{_tail(log)}")
                 results["etarm"].wall_s = wall
@@ -268,6 +279,7 @@ def main(argv: list[str] | None = None) -> int:
                 code, log, wall = run(command, out, peer_env, args.timeout)
                 if code == 0:
                     results["peer"] = peer_result(log, intermediates)
+                    results["peer"].float_error = float_error.peer_error(model, results["peer"].partitions, out, intermediates)
                 else:
                     results["peer"] = Result(ok=False, detail=f"exit code {code}:\n{_tail(log)}")
                 results["peer"].wall_s = wall
