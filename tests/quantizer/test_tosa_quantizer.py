@@ -288,10 +288,10 @@ class _Composites(torch.nn.Module):
         return plain + masked + self.rms_norm(q)
 
 
-def _composites_quantized(quantizer):
+def _composites_quantized(quantizer, config=INT8):
     torch.manual_seed(0)
     inputs = (torch.randn(1, 2, 4, 8), torch.randn(1, 2, 6, 8), torch.randn(1, 2, 6, 8), torch.rand(4, 6) > 0.3)
-    return quantize(_Composites(), inputs, quantizer.set_global(INT8))
+    return quantize(_Composites(), inputs, quantizer.set_global(config))
 
 
 def _ops(gm):
@@ -310,8 +310,16 @@ def test_ethos_u55_splits_norms_and_unmasked_attention_into_quantized_steps():
     assert len(calls(gm, torch.ops.aten.rsqrt.default)) == 2
 
 
-@pytest.mark.parametrize("quantizer", [lambda: EthosUQuantizer("ethos-u85-256"), lambda: EthosUQuantizer("ethos-u55-128", exact_composites=True)], ids=["u85", "u55-exact"])
-def test_exact_composites_stay_whole(quantizer):
-    ops = _ops(_composites_quantized(quantizer()))
+@pytest.mark.parametrize(
+    "quantizer, config",
+    [
+        (lambda: EthosUQuantizer("ethos-u85-256"), INT8),
+        (lambda: EthosUQuantizer("ethos-u55-128", exact_composites=True), INT8),
+        (lambda: EthosUQuantizer("ethos-u55-128"), get_symmetric_a16w8_quantization_config()),  # no int16 TABLE on U55
+    ],
+    ids=["u85", "u55-exact", "u55-int16"],
+)
+def test_exact_composites_stay_whole(quantizer, config):
+    ops = _ops(_composites_quantized(quantizer(), config))
     assert ops.count("aten.scaled_dot_product_attention.default") == 2
     assert "aten.layer_norm.default" in ops and "aten.rms_norm.default" in ops and "aten.softmax.int" not in ops

@@ -7,6 +7,8 @@ the variance, the reciprocal square root, the scores and the softmax weights eac
 quantized like any activation, as TFLite quantizes them. The quantized model then holds
 those roundings itself, so the lowering still matches it step by step.
 
+The quantizer splits only ops with int8 activations: int16 steps would need int16
+look-ups (rsqrt, exp), which those NPUs lack, where the exact composites run on them.
 Masked, causal, dropout and grouped-query attention stay whole: a mask's fill value
 would be rounded into the scores' range, where it no longer removes a key.
 """

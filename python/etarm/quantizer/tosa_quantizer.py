@@ -121,9 +121,14 @@ class TOSAQuantizer(Quantizer):
     # --- PT2E hooks ---------------------------------------------------------------------
     def transform_for_annotation(self, model: torch.fx.GraphModule) -> torch.fx.GraphModule:
         if self.splits_composites:
-            split_composites(model, lambda node: self.config_for(node) is not None)
+            split_composites(model, self._int8_activations)
         lift_scalar_operands(model, lambda node: self.config_for(node) is not None)
         return model
+
+    def _int8_activations(self, node: torch.fx.Node) -> bool:
+        config = self.config_for(node)
+        spec = config.output_activation if config is not None else None
+        return spec is not None and spec.dtype == torch.int8
 
     def annotate(self, model: torch.fx.GraphModule) -> torch.fx.GraphModule:
         for node in model.graph.nodes:
@@ -183,7 +188,8 @@ class EthosUQuantizer(TOSAQuantizer):
     norms and unmasked attention are split into their arithmetic with int8 between the
     steps, as TFLite quantizes them (split_composites.py): the exact int32 composites cost
     several times as much there (measured: transformer_block 56852 -> 30484 cycles,
-    the same error against the float model). ``exact_composites=True`` keeps them whole
+    the same error against the float model). Only int8 ones: int16 steps would need the
+    int16 look-ups U55 lacks, while the exact composites run there. ``exact_composites=True`` keeps them whole
     (int32 statistics and softmax weights) on any family; None chooses per family.
     """
 
