@@ -47,7 +47,7 @@ import float_error  # noqa: E402
 
 sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != _HERE]
 
-DEFAULT_MODELS = "mlp,cnn_bn,inverted_residual,ds_cnn,transformer_block,unet"
+DEFAULT_MODELS = "mlp,cnn_bn,inverted_residual,ds_cnn,transformer_block,encoder_layer,unet"
 DEFAULT_TARGETS = "ethos-u55-128,ethos-u85-256"
 TOOLS = ("etarm", "peer")
 _KIB = 1024
@@ -203,13 +203,16 @@ def peer_result(log: str, intermediates: str) -> Result:
 
 # --- comparing ---------------------------------------------------------------------------------
 def verdict(etarm: Result, peer: Result) -> dict:
-    """Whether etarm leaves no more ops on CPU, makes no more partitions and needs no more cycles."""
+    """Whether etarm leaves no more ops on CPU, makes no more partitions and needs no more
+    NPU cycles; more cycles count as a loss only when the peer runs as much on the NPU
+    (None when it leaves more ops on CPU, whose time Vela does not estimate)."""
     if not (etarm.ok and peer.ok):
         return {"cpu_ops": None, "partitions": None, "cycles": None, "cycle_ratio": None}
+    fewer_on_npu = len(peer.cpu_ops) > len(etarm.cpu_ops)
     return {
         "cpu_ops": len(etarm.cpu_ops) <= len(peer.cpu_ops),
-        "partitions": etarm.partitions <= peer.partitions,
-        "cycles": etarm.cycles <= peer.cycles,
+        "partitions": etarm.partitions <= peer.partitions or peer.partitions == 0,
+        "cycles": True if etarm.cycles <= peer.cycles else (None if fewer_on_npu else False),
         "cycle_ratio": round(etarm.cycles / peer.cycles, 3) if peer.cycles else None,
     }
 

@@ -13,7 +13,7 @@ import tosa_serializer as ts
 from etarm.ethosu import npu_rules
 from etarm.ethosu.compile_spec import EthosUCompileSpec
 from etarm.ethosu.tosa_checks import check_graph
-from etarm.ethosu.tosa_rewrites import half_pixel_nearest, rewrite_for_npu
+from etarm.ethosu.tosa_rewrites import _compact_transpose, half_pixel_nearest, rewrite_for_npu
 from etarm.ethosu.vela import VelaError
 from etarm.testing.tosa_graphs import compile_with_vela, graph_input, int16_graph
 from etarm.testing.tosa_reference import run_tosa
@@ -258,22 +258,51 @@ def pooled_to_nchw(graph):
     return graph.emit(ts.Op.TRANSPOSE, [x], (1, 32, 1, 1), I8, [0, 3, 1, 2])
 
 
+def heads_to_front(graph):
+    """torch's multi-head attention moving q, k and v (axis 3) to the front of its projection."""
+    x = graph_input(graph, (1, 10, 1, 3, 32))
+    moved = graph.emit(ts.Op.TRANSPOSE, [x], (3, 10, 1, 1, 32), I8, [3, 1, 2, 0, 4])
+    return graph.reshape(moved, (3, 10, 32))
+
+
 SAVINGS = {
     "spatial mean": (spatial_mean(), "reductions_without_transposes"),
     "global average pool": (global_pool(), "global_pools_as_sums"),
     "residual add": (residual_add, "narrow_transposes"),
     "1x1 image to NCHW": (pooled_to_nchw, "trivial_transposes_as_reshapes"),
 }
+U85_SAVINGS = {"rank-5 transpose": (heads_to_front, "transposes_at_lowest_rank")}
+
+
+@pytest.mark.parametrize(
+    "shape, perm, compact",
+    [
+        ((1, 10, 1, 3, 32), (3, 1, 2, 0, 4), ([10, 3, 32], [1, 0, 2])),
+        ((2, 3, 4, 5, 6), (0, 3, 4, 1, 2), ([2, 12, 30], [0, 2, 1])),  # (3, 4) and (5, 6) move together
+        ((2, 3, 4, 5), (0, 2, 1, 3), None),  # nothing to drop or merge
+    ],
+)
+def test_transposes_at_lowest_rank_drop_unit_axes_and_merge_runs(shape, perm, compact):
+    assert _compact_transpose(shape, list(perm)) == compact
+
+
+def test_rank5_transposes_stay_on_u55():
+    graph = int16_graph()
+    graph.mark_output(heads_to_front(graph))
+    assert rewrite_for_npu(graph, "u55") == {}
 
 
 def _cycles(graph, target, directory) -> int:
     return compile_with_vela(graph, EthosUCompileSpec(target), directory).estimates["cycles_total"]
 
 
-@pytest.mark.parametrize("target", ["ethos-u55-128", "ethos-u85-256"])
-@pytest.mark.parametrize("case", list(SAVINGS))
+@pytest.mark.parametrize(
+    "case, target",
+    [(case, target) for case in SAVINGS for target in ("ethos-u55-128", "ethos-u85-256")]
+    + [(case, "ethos-u85-256") for case in U85_SAVINGS],
+)
 def test_rewrite_is_exact_and_costs_no_more(tmp_path, case, target):
-    build, rewrite = SAVINGS[case]
+    build, rewrite = {**SAVINGS, **U85_SAVINGS}[case]
     graph = int16_graph()
     graph.mark_output(build(graph))
     inputs = _inputs(graph)

@@ -9,7 +9,7 @@ import pytest
 from etarm.models import load_model
 from etarm.testing.tosa_reference import assert_close_to_torch
 
-NETWORKS = ["mlp", "cnn_bn", "inverted_residual", "transformer_block", "audio_1d", "ds_cnn", "unet", "embedding_ids"]
+NETWORKS = ["mlp", "cnn_bn", "inverted_residual", "transformer_block", "encoder_layer", "audio_1d", "ds_cnn", "unet", "embedding_ids"]
 
 
 @pytest.mark.parametrize("name", NETWORKS)

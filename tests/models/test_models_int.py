@@ -21,6 +21,7 @@ NETWORKS = {
     "unet": 2,
     "embedding_ids": 1,
     "transformer_block": 4,
+    "encoder_layer": 2,
 }
 
 

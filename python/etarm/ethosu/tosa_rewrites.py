@@ -17,7 +17,8 @@ run on the lowered graph of a partition, before the TOSA checks and Vela:
 - ``sums_in_steps``: REDUCE_SUM over more than 2**16 values (U55/U65) in two steps.
 
 And some that only save cycles: ``reductions_without_transposes``, ``global_pools_as_sums``,
-``narrow_transposes``, ``trivial_transposes_as_reshapes`` (see each).
+``narrow_transposes``, ``trivial_transposes_as_reshapes``, ``transposes_at_lowest_rank``,
+``pointwise_rows_as_batch`` (see each).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ import numpy as np
 import tosa_serializer as ts
 
 from etarm.ethosu import npu_rules
+from etarm.operators import shapes
 from etarm.tosa.graph import TosaGraph, TosaOp, TosaTensor
 
 _LOWEST = {ts.DType.INT8: -128, ts.DType.INT16: -32768, ts.DType.INT32: -(1 << 31)}
@@ -603,6 +605,57 @@ def trivial_transposes_as_reshapes(graph: TosaGraph, family: str) -> int:
     return count
 
 
+def _compact_transpose(shape: tuple[int, ...], perm: list[int]) -> tuple[list[int], list[int]] | None:
+    """The same TRANSPOSE without size-1 axes and with the axes that move together merged:
+    (its input shape, its perm), or None when that leaves the rank as it is."""
+    kept = [axis for axis in range(len(shape)) if shape[axis] != 1]
+    position = {axis: index for index, axis in enumerate(kept)}
+    runs: list[list[int]] = []  # in output order, each a run of consecutive kept input axes
+    for axis in perm:
+        if shape[axis] == 1:
+            continue
+        if runs and position[axis] == position[runs[-1][-1]] + 1:
+            runs[-1].append(axis)
+        else:
+            runs.append([axis])
+    if len(runs) >= len(shape):
+        return None
+    by_input = sorted(range(len(runs)), key=lambda run: runs[run][0])
+    sizes = [int(np.prod([shape[axis] for axis in runs[run]])) for run in by_input]
+    return sizes, [by_input.index(run) for run in range(len(runs))]
+
+
+def transposes_at_lowest_rank(graph: TosaGraph, family: str) -> int:
+    """TRANSPOSE of rank > 4 (U85) -> RESHAPE, the TRANSPOSE without size-1 axes and with the
+    axes that move together merged, RESHAPE back.
+
+    Vela for U85 splits a transpose of rank 5 or more into several: torch's multi-head
+    attention moving q, k and v to the front of its 1x10x1x3x32 projection took 11937
+    cycles, as one 10x3x32 -> 3x10x32 814. Rank-4 ones stay: Vela runs them whole, and
+    lowering their rank measured slower (cnn_bn: 10050 -> 21818). On U55/U65 the same
+    rewrite alone measured slower (2280 -> 2520 cycles).
+    """
+    if npu_rules.is_u55_class(family):
+        return 0
+    replacements: dict[int, list[TosaOp]] = {}
+    for op in graph.ops:
+        if op.op != ts.Op.TRANSPOSE or graph.tensors[op.inputs[0]].rank <= 4:
+            continue
+        source, result = graph.tensors[op.inputs[0]], graph.tensors[op.outputs[0]]
+        compact = _compact_transpose(tuple(source.shape), list(op.attr_args[0]))
+        if compact is None:
+            continue
+        sizes, perm = compact
+
+        def build(source=source, result=result, sizes=sizes, perm=perm) -> None:
+            moved = shapes.transpose(graph, graph.reshape(source, sizes), perm)
+            graph.op(ts.Op.RESHAPE, [moved, graph.shape_const(result.shape)], [result])
+
+        replacements[id(op)] = _emitted(graph, op.origin, build)
+    _replace(graph, replacements)
+    return len(replacements)
+
+
 def sums_in_steps(graph: TosaGraph, family: str) -> int:
     """REDUCE_SUM over more than 2**16 values (U55/U65) -> two REDUCE_SUMs (npu_rules.sum_steps).
 
@@ -648,6 +701,7 @@ REWRITES = (
     global_pools_as_sums,
     narrow_transposes,
     trivial_transposes_as_reshapes,
+    transposes_at_lowest_rank,
     sums_in_steps,
     pad_strided_convolutions,
     subsample_strided_convolutions,

@@ -109,6 +109,14 @@ def transformer_block():
     return TransformerBlock().eval(), (torch.randn(1, 8, 32),)
 
 
+@builtin("encoder_layer")
+def encoder_layer():
+    """torch's own post-norm encoder layer (ReLU feed-forward), 10 tokens."""
+    _seeded()
+    layer = nn.TransformerEncoderLayer(d_model=32, nhead=4, dim_feedforward=64, dropout=0.0, batch_first=True)
+    return layer.eval(), (torch.randn(1, 10, 32),)
+
+
 class AudioNet(nn.Module):
     """1-D conv net over a feature sequence (keyword-spotting style front end)."""
 
