@@ -33,7 +33,6 @@ from etarm.operators.elementwise import output_rank
 from etarm.operators.quantized import (
     int16_table_values,
     is_int_spec,
-    is_number,
     is_quantized,
     one_value_constant,
     rescale,

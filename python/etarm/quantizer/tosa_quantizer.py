@@ -189,8 +189,9 @@ class EthosUQuantizer(TOSAQuantizer):
     steps, as TFLite quantizes them (split_composites.py): the exact int32 composites cost
     several times as much there (measured: transformer_block 56852 -> 30484 cycles,
     the same error against the float model). Only int8 ones: int16 steps would need the
-    int16 look-ups U55 lacks, while the exact composites run there. ``exact_composites=True`` keeps them whole
-    (int32 statistics and softmax weights) on any family; None chooses per family.
+    int16 look-ups U55 lacks, while the exact composites run there.
+    ``exact_composites=True`` keeps them whole (int32 statistics and softmax weights) on
+    any family, False splits them on any; None chooses per family.
     """
 
     def __init__(self, compile_spec=None, exact_composites: bool | None = None):
