@@ -205,15 +205,7 @@ def add_or_sub(graph: TosaGraph, node: torch.fx.Node, op, rhs_multiplier: float 
 def scaled_copy(graph: TosaGraph, node: torch.fx.Node, index: int, factor: float) -> TosaTensor:
     """``node``'s output = argument ``index`` times a positive ``factor``: one RESCALE."""
     source, target = input_qparams(node, index), output_qparams(node)
-    return rescale(
-        graph,
-        graph.value(node.args[index]),
-        float(source.scale) * factor / float(target.scale),
-        tosa_dtype(target.dtype),
-        input_zp=int(source.zero_point),
-        output_zp=int(target.zero_point),
-        out=graph.out(node),
-    )
+    return requantize(graph, graph.value(node.args[index]), source, target, out=graph.out(node), factor=factor)
 
 
 def multiply(graph: TosaGraph, node: torch.fx.Node) -> TosaTensor:
@@ -277,15 +269,21 @@ def write_int32_result(graph: TosaGraph, node: torch.fx.Node, value: TosaTensor,
 
 
 def requantize(
-    graph: TosaGraph, tensor: TosaTensor, source: QuantParams, target: QuantParams, out: TosaTensor | None = None
+    graph: TosaGraph,
+    tensor: TosaTensor,
+    source: QuantParams,
+    target: QuantParams,
+    out: TosaTensor | None = None,
+    factor: float = 1.0,
 ) -> TosaTensor:
-    """``tensor`` (quantized with ``source``) re-expressed with ``target``'s parameters."""
-    if source.same_values(target) and out is None:
+    """``tensor`` (quantized with ``source``) times a positive ``factor``, re-expressed with
+    ``target``'s parameters."""
+    if factor == 1.0 and source.same_values(target) and out is None:
         return tensor
     return rescale(
         graph,
         tensor,
-        float(source.scale) / float(target.scale),
+        float(source.scale) * factor / float(target.scale),
         tosa_dtype(target.dtype),
         input_zp=int(source.zero_point),
         output_zp=int(target.zero_point),
