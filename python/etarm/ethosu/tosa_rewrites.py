@@ -273,7 +273,7 @@ def pointwise_rows_as_batch(graph: TosaGraph, family: str) -> int:
             graph.ops.append(dataclasses.replace(op, inputs=[batch.name, *op.inputs[1:]], outputs=[wide.name]))
             scaled = graph.temp(wide.shape, result.dtype, stem="rows_scaled")
             graph.ops.append(dataclasses.replace(rescale, inputs=[wide.name, *rescale.inputs[1:]], outputs=[scaled.name]))
-            graph.op(ts.Op.RESHAPE, [scaled, graph.shape_const(result.shape)], [result])
+            graph.reshape_into(scaled, result)
 
         replacements[id(op)] = []
         replacements[id(rescale)] = _emitted(graph, op.origin, build)
@@ -495,7 +495,7 @@ def reductions_without_transposes(graph: TosaGraph, family: str) -> int:
         def build(source=source, shape=(before, total, after), result=result) -> None:
             grouped = graph.reshape(source, shape)
             total_ = graph.emit(ts.Op.REDUCE_SUM, [grouped], (shape[0], 1, shape[2]), result.dtype, 1)
-            graph.op(ts.Op.RESHAPE, [total_, graph.shape_const(result.shape)], [result])
+            graph.reshape_into(total_, result)
 
         replacements[id(transpose)] = []
         replacements[id(reshape)] = []
@@ -541,7 +541,7 @@ def global_pools_as_sums(graph: TosaGraph, family: str) -> int:
             centred = rescale(graph, x, 1.0, ts.DType.INT32, input_zp=zero_point)
             flat = graph.reshape(centred, (x.shape[0], x.shape[1] * x.shape[2], x.shape[3]))
             total = graph.emit(ts.Op.REDUCE_SUM, [flat], (x.shape[0], 1, x.shape[3]), ts.DType.INT32, 1)
-            graph.op(ts.Op.RESHAPE, [total, graph.shape_const(acc.shape)], [acc])
+            graph.reshape_into(total, acc)
 
         replacements[id(op)] = _emitted(graph, op.origin, build)
     _replace(graph, replacements)
@@ -649,7 +649,7 @@ def transposes_at_lowest_rank(graph: TosaGraph, family: str) -> int:
 
         def build(source=source, result=result, sizes=sizes, perm=perm) -> None:
             moved = shapes.transpose(graph, graph.reshape(source, sizes), perm)
-            graph.op(ts.Op.RESHAPE, [moved, graph.shape_const(result.shape)], [result])
+            graph.reshape_into(moved, result)
 
         replacements[id(op)] = _emitted(graph, op.origin, build)
     _replace(graph, replacements)
@@ -689,7 +689,7 @@ def sums_in_steps(graph: TosaGraph, family: str) -> int:
             final = list(once)
             final[outer_axis] = 1
             tensor = graph.emit(ts.Op.REDUCE_SUM, [tensor], final, x.dtype, outer_axis)
-            graph.op(ts.Op.RESHAPE, [tensor, graph.shape_const(result.shape)], [result])
+            graph.reshape_into(tensor, result)
 
         replacements[id(op)] = _emitted(graph, op.origin, build)
     _replace(graph, replacements)

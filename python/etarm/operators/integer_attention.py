@@ -232,5 +232,5 @@ def _weighted_values_int16(graph, weights, v, v_params, target, out) -> TosaTens
     sums = batched_matmul(graph, weights16, v16, (zero, zero))
     scale = float(v_params.scale) * 2.0**-15 / float(target.scale)
     result = rescale(graph, sums, scale, tosa_dtype(target.dtype), output_zp=int(target.zero_point), scale32=False)
-    graph.op(ts.Op.RESHAPE, [result, graph.shape_const(out.shape)], [out])
+    graph.reshape_into(result, out)
     return out

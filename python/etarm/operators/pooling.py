@@ -233,7 +233,7 @@ def quantized_avg_pool(graph: TosaGraph, node: torch.fx.Node, window: PoolWindow
     nchw = spatial.permute(graph, sums, spatial.channels_first_perm(sums.rank))
     positions = graph.reshape(nchw, (batch * channels, divisors.size))
     result = rescale(graph, positions, [unit / int(d) for d in divisors.flat], out.dtype, output_zp=zero_point)
-    graph.op(ts.Op.RESHAPE, [result, graph.shape_const(out.shape)], [out])
+    graph.reshape_into(result, out)
 
 
 class PoolVisitor(NodeVisitor):

@@ -190,5 +190,5 @@ def write_node_output(graph: TosaGraph, node: torch.fx.Node, value: TosaTensor, 
     if value.shape == out.shape:
         return write_output(graph, node, value, acc, out=out)
     scaled = write_output(graph, node, value, acc)
-    graph.op(ts.Op.RESHAPE, [scaled, graph.shape_const(out.shape)], [out])
+    graph.reshape_into(scaled, out)
     return out

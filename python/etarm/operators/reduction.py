@@ -196,7 +196,7 @@ def lower_quantized_sum(graph: TosaGraph, node: torch.fx.Node, dims, average: bo
         n, h, w, c = nhwc.shape
         pooled = integer_sums.average_pool(graph, nhwc, (h, w), (1, 1), (n, 1, 1, c), int(source.zero_point))
         out = graph.out(node)
-        graph.op(ts.Op.RESHAPE, [pooled, graph.shape_const(out.shape)], [out])
+        graph.reshape_into(pooled, out)
         return out
     centred = integer_sums.centred_int32(graph, tensor, int(source.zero_point))
     total = reduce(graph, ts.Op.REDUCE_SUM, centred, axes, node.meta["val"].shape)

@@ -117,7 +117,7 @@ def write_channels_first(graph: TosaGraph, tensor: TosaTensor, out: TosaTensor) 
         graph.op(ts.Op.TRANSPOSE, [tensor], [out], list(perm))
         return
     transposed = permute(graph, tensor, perm)
-    graph.op(ts.Op.RESHAPE, [transposed, graph.shape_const(out.shape)], [out])
+    graph.reshape_into(transposed, out)
 
 
 # --- data movement that folds constants ---------------------------------------------------
@@ -278,4 +278,4 @@ def shuffle_pixels(graph: TosaGraph, node: torch.fx.Node, factor: int, *, invers
         channels, height, width = x.shape[-3] // (r * r), x.shape[-2], x.shape[-1]
         blocks = reshape(graph, x, (batch, channels, r, r, height, width))
         moved = permute(graph, blocks, (0, 1, 4, 2, 5, 3))
-    graph.op(ts.Op.RESHAPE, [moved, graph.shape_const(out.shape)], [out])
+    graph.reshape_into(moved, out)

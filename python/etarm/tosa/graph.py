@@ -159,6 +159,10 @@ class TosaGraph:
             return tensor
         return self.emit(ts.Op.RESHAPE, [tensor, self.shape_const(shape)], shape, tensor.dtype)
 
+    def reshape_into(self, tensor: TosaTensor, out: TosaTensor) -> None:
+        """RESHAPE ``tensor`` into the existing tensor ``out`` (e.g. a node's output)."""
+        self.op(ts.Op.RESHAPE, [tensor, self.shape_const(out.shape)], [out])
+
     def to_rank(self, tensor: TosaTensor, rank: int) -> TosaTensor:
         """Prepends size-1 dimensions: TOSA broadcasts only between equal ranks."""
         if tensor.rank >= rank:
