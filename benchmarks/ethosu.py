@@ -203,9 +203,10 @@ def peer_result(log: str, intermediates: str) -> Result:
 
 # --- comparing ---------------------------------------------------------------------------------
 def verdict(etarm: Result, peer: Result) -> dict:
-    """Whether etarm leaves no more ops on CPU, makes no more partitions and needs no more
-    NPU cycles; more cycles count as a loss only when the peer runs as much on the NPU
-    (None when it leaves more ops on CPU, whose time Vela does not estimate)."""
+    """Whether etarm leaves no more ops on CPU, makes no more partitions (a peer that
+    delegates nothing has none to compare) and needs no more NPU cycles; more cycles count
+    as a loss only when the peer runs as much on the NPU (None when it leaves more ops on
+    CPU, whose time Vela does not estimate)."""
     if not (etarm.ok and peer.ok):
         return {"cpu_ops": None, "partitions": None, "cycles": None, "cycle_ratio": None}
     fewer_on_npu = len(peer.cpu_ops) > len(etarm.cpu_ops)
@@ -262,6 +263,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="etarm_ethosu_bench_") as scratch:
         for model in models:
             model_file = compile_benchmark.write_model_file(scratch, model)
+            reference = float_error.float_reference(model)
             for target in targets:
                 spec = EthosUCompileSpec(target)
                 settings = (spec.system_config, spec.memory_mode)
@@ -273,7 +275,7 @@ def main(argv: list[str] | None = None) -> int:
                     with open(report_path) as f:
                         report = json.load(f)
                     results["etarm"] = etarm_result(report)
-                    results["etarm"].float_error = float_error.etarm_error(model, report, os.path.join(out, "intermediates"))
+                    results["etarm"].float_error = float_error.etarm_error(reference, report, os.path.join(out, "intermediates"))
                 else:
                     results["etarm"] = Result(ok=False, detail=f"exit code {code}:\n{_tail(log)}")
                 results["etarm"].wall_s = wall
@@ -282,7 +284,7 @@ def main(argv: list[str] | None = None) -> int:
                 code, log, wall = run(command, out, peer_env, args.timeout)
                 if code == 0:
                     results["peer"] = peer_result(log, intermediates)
-                    results["peer"].float_error = float_error.peer_error(model, results["peer"].partitions, out, intermediates)
+                    results["peer"].float_error = float_error.peer_error(reference, results["peer"].partitions, out, intermediates)
                 else:
                     results["peer"] = Result(ok=False, detail=f"exit code {code}:\n{_tail(log)}")
                 results["peer"].wall_s = wall

@@ -10,29 +10,18 @@ several inputs or outputs, are not measured (None).
 
 from __future__ import annotations
 
-import dataclasses
 import glob
 import os
 
 import numpy as np
 import torch
 
-
-@dataclasses.dataclass(frozen=True)
-class Affine:
-    scale: float
-    zero_point: int
-    dtype: np.dtype
-
-    def quantize(self, x: np.ndarray) -> np.ndarray:
-        info = np.iinfo(self.dtype)
-        return np.clip(np.round(x / self.scale) + self.zero_point, info.min, info.max).astype(self.dtype)
-
-    def dequantize(self, q: np.ndarray) -> np.ndarray:
-        return (q.astype(np.float64) - self.zero_point) * self.scale
+# etarm is imported inside the functions: ethosu.py imports this file while its own
+# directory, whose ethosu.py would shadow Vela's package, is still on the import path.
 
 
-def _float_output(model: str) -> tuple[np.ndarray, np.ndarray] | None:
+def float_reference(model: str) -> tuple[torch.Tensor, torch.Tensor] | None:
+    """The float model's one input and one output, or None when it has several or integer ones."""
     from etarm.models import load_model
 
     module, inputs = load_model(model)
@@ -40,51 +29,48 @@ def _float_output(model: str) -> tuple[np.ndarray, np.ndarray] | None:
         return None
     with torch.no_grad():
         output = module(*inputs)
-    if not isinstance(output, torch.Tensor):
-        return None
-    return inputs[0].numpy(), output.numpy().astype(np.float64)
+    return (inputs[0], output) if isinstance(output, torch.Tensor) else None
 
 
-def _measure(model: str, tosa_path: str, source: Affine, target: Affine) -> dict | None:
+def _measure(reference, tosa_path: str, source, target) -> dict | None:
+    """``source``/``target``: the QuantParams of the partition's input and output."""
     from etarm.testing.tosa_reference import run_tosa
 
-    reference = _float_output(model)
     if reference is None:
         return None
     x, want = reference
     with open(tosa_path, "rb") as f:
-        (got,) = run_tosa(f.read(), [source.quantize(x)])
-    error = np.abs(target.dequantize(np.asarray(got)).reshape(want.shape) - want)
+        (got,) = run_tosa(f.read(), [source.quantize(x).numpy()])
+    error = (target.dequantize(torch.from_numpy(np.asarray(got))).reshape(want.shape).double() - want.double()).abs()
     return {
-        "rms": float(np.sqrt(np.mean(error**2))),
+        "rms": float(error.square().mean().sqrt()),
         "max": float(error.max()),
         "max_steps": float(error.max() / target.scale),
     }
 
 
-def _affine(entry: dict) -> Affine:
-    return Affine(float(entry["scale"]), int(entry["zero_point"]), np.dtype(entry["qdtype"]))
-
-
-def etarm_error(model: str, report: dict, intermediates: str) -> dict | None:
-    """From etarm's --report and -i directory."""
+def etarm_error(reference, report: dict, intermediates: str) -> dict | None:
+    """From etarm's --report and -i directory; ``reference``: float_reference()."""
     partitions = [p for p in report["partitions"] if p.get("vela")]
     if len(partitions) != 1 or len(partitions[0]["inputs"]) != 1 or len(partitions[0]["outputs"]) != 1:
         return None
+    from etarm.testing.quantized_reference import qparams_from_report
+
     (partition,) = partitions
-    return _measure(
-        model, os.path.join(intermediates, "partition_0.tosa"), _affine(partition["inputs"][0]), _affine(partition["outputs"][0])
-    )
+    source, target = (qparams_from_report(partition[side][0]) for side in ("inputs", "outputs"))
+    return _measure(reference, os.path.join(intermediates, "partition_0.tosa"), source, target)
 
 
-def _pte_quantize_arguments(pte_path: str) -> dict[str, list[Affine]]:
-    """The (scale, zero point) of every quantize_per_tensor / dequantize_per_tensor call in a .pte."""
+def _pte_quantize_arguments(pte_path: str) -> dict[str, list]:
+    """The int8 QuantParams of every quantize_per_tensor / dequantize_per_tensor call in a .pte."""
     from executorch.exir._serialize._program import deserialize_pte_binary
+
+    from etarm.tosa.quant_params import QuantParams
 
     with open(pte_path, "rb") as f:
         program = deserialize_pte_binary(f.read())
     plan = getattr(program, "program", program).execution_plan[0]
-    found: dict[str, list[Affine]] = {"quantize_per_tensor": [], "dequantize_per_tensor": []}
+    found: dict[str, list] = {"quantize_per_tensor": [], "dequantize_per_tensor": []}
     for chain in plan.chains:
         for instruction in chain.instructions:
             arguments = instruction.instr_args
@@ -93,11 +79,11 @@ def _pte_quantize_arguments(pte_path: str) -> dict[str, list[Affine]]:
             name = plan.operators[arguments.op_index].name.split("::")[-1]
             if name in found:
                 scale, zero_point = (plan.values[arguments.args[i]].val for i in (1, 2))
-                found[name].append(Affine(scale.double_val, zero_point.int_val, np.dtype(np.int8)))
+                found[name].append(QuantParams(scale.double_val, zero_point.int_val, -128, 127, torch.int8))
     return found
 
 
-def peer_error(model: str, partitions: int, out_dir: str, intermediates: str) -> dict | None:
+def peer_error(reference, partitions: int, out_dir: str, intermediates: str) -> dict | None:
     """From the peer's .pte (its CPU quantize/dequantize nodes) and its intermediates' .tosa."""
     tosa = sorted(glob.glob(os.path.join(intermediates, "output_tag*.tosa")))
     ptes = glob.glob(os.path.join(out_dir, "*.pte"))
@@ -106,4 +92,4 @@ def peer_error(model: str, partitions: int, out_dir: str, intermediates: str) ->
     found = _pte_quantize_arguments(ptes[0])
     if len(found["quantize_per_tensor"]) != 1 or len(found["dequantize_per_tensor"]) != 1:
         return None
-    return _measure(model, tosa[0], found["quantize_per_tensor"][0], found["dequantize_per_tensor"][0])
+    return _measure(reference, tosa[0], found["quantize_per_tensor"][0], found["dequantize_per_tensor"][0])
