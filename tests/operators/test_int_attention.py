@@ -12,21 +12,18 @@ int8 partitions are also compiled by Vela for Ethos-U55 and U85; int16 ones (int
 int16 MATMUL) for U85 only, the NPU that has that MATMUL.
 """
 
-import os
 
 import pytest
 import torch
 import torch.nn.functional as F
 
 from etarm.compiler import compile_model
-from etarm.ethosu.compile_spec import EthosUCompileSpec
-from etarm.ethosu.vela import run_vela
-from etarm.pte import delegate_payloads
 from etarm.testing.cpu_fallback import Fn
 from etarm.operators.registry import rejection_reason
 from etarm.quantizer.quantization_config import get_symmetric_quantization_config
 from etarm.quantizer.tosa_quantizer import EthosUQuantizer, TOSAQuantizer
 from etarm.testing.quantized_reference import assert_quantized_close
+from etarm.testing.tosa_graphs import compile_pte_partition_with_vela
 from etarm.tosa.specification import TosaSpecification
 
 INT8, INT16 = "TOSA-1.0+INT", "TOSA-1.0+INT+int16"
@@ -50,12 +47,8 @@ def _check(module, inputs, target, tmp_path, quantizer=None):
     ops = partition["tosa_ops"]
     # Scores, then the weights' two int8 halves (one int16 MATMUL for int8 v when int16 is allowed).
     assert ops.count("MATMUL") == (2 if quantizer is not None else 3) and "EXP" not in ops and "RECIPROCAL" not in ops
-    (payload,) = delegate_payloads(run.result.pte)
-    path = os.path.join(tmp_path, "partition.tosa")
-    with open(path, "wb") as f:
-        f.write(payload.data)
-    for npu in ("ethos-u85-256",) if target == INT16 else ("ethos-u55-128", "ethos-u85-256"):  # int16 TABLE/MATMUL: U85
-        run_vela(path, EthosUCompileSpec(npu), str(tmp_path))
+    npus = ("ethos-u85-256",) if target == INT16 else ("ethos-u55-128", "ethos-u85-256")  # int16 TABLE/MATMUL: U85
+    compile_pte_partition_with_vela(run.result.pte, npus, tmp_path)
     return run
 
 

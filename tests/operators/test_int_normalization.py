@@ -23,20 +23,17 @@ Every partition is also compiled by Vela for Ethos-U55 and U85, the targets that
 these lowerings: each op they emit must be one the NPUs run.
 """
 
-import os
 
 import pytest
 import torch
 import torch.nn.functional as F
 
 from etarm.compiler import compile_model
-from etarm.ethosu.compile_spec import EthosUCompileSpec
-from etarm.ethosu.vela import run_vela
-from etarm.pte import delegate_payloads
 from etarm.testing.cpu_fallback import Fn
 from etarm.quantizer.quantization_config import get_symmetric_quantization_config
 from etarm.quantizer.tosa_quantizer import EthosUQuantizer, TOSAQuantizer
 from etarm.testing.quantized_reference import assert_quantized_close
+from etarm.testing.tosa_graphs import compile_pte_partition_with_vela
 
 INT8, INT16 = "TOSA-1.0+INT", "TOSA-1.0+INT+int16"
 TARGETS = pytest.mark.parametrize("target", [INT8, INT16], ids=["int8", "int16"])
@@ -53,12 +50,7 @@ def _check(module, inputs, target, tmp_path, max_lsb=1.0, ethos_u=("ethos-u55-12
     run = assert_quantized_close(module, inputs, target, max_lsb=max_lsb, quantizer=quantizer)
     partition = run.result.report["partitions"][0]
     assert {o["qdtype"] for o in partition["outputs"]} == {"int16" if target == INT16 and quantizer is None else "int8"}
-    (payload,) = delegate_payloads(run.result.pte)
-    path = os.path.join(tmp_path, "partition.tosa")
-    with open(path, "wb") as f:
-        f.write(payload.data)
-    for npu in ethos_u:
-        run_vela(path, EthosUCompileSpec(npu), str(tmp_path))
+    compile_pte_partition_with_vela(run.result.pte, ethos_u, tmp_path)
     return run
 
 

@@ -24,9 +24,23 @@ def graph_input(graph: TosaGraph, shape, dtype=ts.DType.INT8, name: str = "x") -
     return tensor
 
 
-def compile_with_vela(graph: TosaGraph, spec: EthosUCompileSpec, directory) -> VelaOutput:
-    """Vela's output for ``graph``, written to ``directory``; raises VelaError if Vela refuses it."""
+def _vela(flatbuffer: bytes, spec: EthosUCompileSpec, directory) -> VelaOutput:
     path = os.path.join(directory, "g.tosa")
     with open(path, "wb") as f:
-        f.write(graph.serialize())
+        f.write(flatbuffer)
     return run_vela(path, spec, str(directory))
+
+
+def compile_with_vela(graph: TosaGraph, spec: EthosUCompileSpec, directory) -> VelaOutput:
+    """Vela's output for ``graph``, written to ``directory``; raises VelaError if Vela refuses it."""
+    return _vela(graph.serialize(), spec, directory)
+
+
+def compile_pte_partition_with_vela(pte: bytes, targets, directory) -> None:
+    """Vela compiles the one TOSA partition of ``pte`` for each Ethos-U target; raises
+    VelaError if it refuses it for one."""
+    from etarm.pte import delegate_payloads
+
+    (payload,) = delegate_payloads(pte)
+    for target in targets:
+        _vela(payload.data, EthosUCompileSpec(target), directory)
