@@ -34,7 +34,7 @@ def float_reference(model: str) -> tuple[torch.Tensor, torch.Tensor] | None:
 
 def _measure(reference, tosa_path: str, source, target) -> dict | None:
     """``source``/``target``: the QuantParams of the partition's input and output."""
-    from etarm.testing.tosa_reference import run_tosa
+    from etarm.tosa.reference_model import run_tosa
 
     if reference is None:
         return None
@@ -54,10 +54,10 @@ def etarm_error(reference, report: dict, intermediates: str) -> dict | None:
     partitions = [p for p in report["partitions"] if p.get("vela")]
     if len(partitions) != 1 or len(partitions[0]["inputs"]) != 1 or len(partitions[0]["outputs"]) != 1:
         return None
-    from etarm.testing.quantized_reference import qparams_from_report
+    from etarm.tosa_ir.quant_params import QuantParams
 
     (partition,) = partitions
-    source, target = (qparams_from_report(partition[side][0]) for side in ("inputs", "outputs"))
+    source, target = (QuantParams.from_report(partition[side][0]) for side in ("inputs", "outputs"))
     return _measure(reference, os.path.join(intermediates, "partition_0.tosa"), source, target)
 
 
@@ -65,7 +65,7 @@ def _pte_quantize_arguments(pte_path: str) -> dict[str, list]:
     """The int8 QuantParams of every quantize_per_tensor / dequantize_per_tensor call in a .pte."""
     from executorch.exir._serialize._program import deserialize_pte_binary
 
-    from etarm.tosa.quant_params import QuantParams
+    from etarm.tosa_ir.quant_params import QuantParams
 
     with open(pte_path, "rb") as f:
         program = deserialize_pte_binary(f.read())

@@ -36,7 +36,7 @@ def _resume_gc() -> None:
         gc.enable()
 
 
-def _compile_parser(sub) -> argparse.ArgumentParser:
+def _compile_parser(sub, targets) -> argparse.ArgumentParser:
     p = sub.add_parser("compile", help="compile a PyTorch model to a .pte")
     p.add_argument("-m", "--model_name", required=True, help="built-in model name or a .py model file")
     p.add_argument(
@@ -48,15 +48,20 @@ def _compile_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("-i", "--intermediates", help="directory for .tosa and backend compiler outputs")
     p.add_argument("-o", "--output", default=".", help="output .pte file, or a directory for <model>_<target>.pte")
     p.add_argument("--report", help="write the JSON compile report here")
-    p.add_argument("--system_config", help="Ethos-U system configuration (Vela)")
-    p.add_argument("--memory_mode", help="Ethos-U memory mode (Vela)")
-    p.add_argument(
-        "--exact_composites",
-        action="store_true",
-        help="Ethos-U55/U65: keep layer norm and attention whole (int32 inside) instead of int8 steps",
-    )
+    for _family, option in targets.all_options():
+        if option.switch:
+            p.add_argument(option.flag, action="store_true", help=option.help)
+        else:
+            p.add_argument(option.flag, help=option.help)
     p.add_argument("--calibration_data", help=".pt file or folder of them used to calibrate quantization")
     p.add_argument("--so_library", help="shared library with custom ops to load before export")
+    p.add_argument("--debug", action="store_true", help="show tracebacks")
+    return p
+
+
+def _passes_parser(sub) -> argparse.ArgumentParser:
+    p = sub.add_parser("passes", help="print the passes a model goes through for a target, in order")
+    p.add_argument("-t", "--target", required=True, help="e.g. TOSA-1.0+INT, ethos-u55-128")
     p.add_argument("--debug", action="store_true", help="show tracebacks")
     return p
 
@@ -68,15 +73,13 @@ def _output_path(args) -> str:
     return os.path.join(args.output, f"{stem}_{args.target}.pte")
 
 
-def _print_summary(report: dict, path: str, seconds: float, total: float) -> None:
+def _print_summary(report: dict, path: str, seconds: float, total: float, targets) -> None:
     print(f"target      {report['target']}")
     for i, part in enumerate(report["partitions"]):
         ops = ", ".join(part["aten_ops"])
         print(f"partition {i} {part['backend']}: {ops}")
-    if any("vela" in part for part in report["partitions"]):
-        from etarm.ethosu.report import estimates_table
-
-        print("\n".join(estimates_table(report["partitions"])))
+    for line in targets.family_of(report["target"]).summary_lines(report):
+        print(line)
     if report["cpu_ops"]:
         print(f"on CPU      {len(report['cpu_ops'])} op(s)")
         for op in report["cpu_ops"]:
@@ -98,29 +101,21 @@ def _quiet_third_party() -> None:
         logging.getLogger(name).setLevel(logging.ERROR)
 
 
-def _exact_composites_quantizer(target: str):
-    if not target.lower().startswith("ethos-u"):
-        raise EtarmError(f"--exact_composites is an Ethos-U option; {target} always keeps norms and attention whole")
-    from etarm.quantizer import EthosUQuantizer, get_symmetric_quantization_config
 
-    return EthosUQuantizer(target, exact_composites=True).set_global(get_symmetric_quantization_config())
-
-
-def _run_compile(args) -> int:
+def _run_compile(args, targets) -> int:
     # Imports torch and executorch: kept out of argument parsing so --help is instant.
     from etarm.compiler import compile_model
     from etarm.models import load_model
-    from etarm.targets import validate_target
 
     start = time.perf_counter()
-    validate_target(args.target, args.system_config, args.memory_mode)
+    options = {option.name: getattr(args, option.name) for _family, option in targets.all_options()}
+    targets.checked_options(args.target, options)
     if args.so_library:
         import torch
 
         if not os.path.isfile(args.so_library):
             raise EtarmError(f"--so_library '{args.so_library}' does not exist")
         torch.ops.load_library(args.so_library)
-    quantizer = _exact_composites_quantizer(args.target) if args.exact_composites else None
     model, inputs = load_model(args.model_name)
     _resume_gc()
     result = compile_model(
@@ -131,9 +126,7 @@ def _run_compile(args) -> int:
         delegate=args.delegate,
         intermediates_dir=args.intermediates,
         calibration_data=args.calibration_data,
-        system_config=args.system_config,
-        memory_mode=args.memory_mode,
-        quantizer=quantizer,
+        target_options=options,
     )
     path = _output_path(args)
     if os.path.dirname(path):
@@ -151,22 +144,34 @@ def _run_compile(args) -> int:
     if args.report:
         with open(args.report, "w") as f:
             json.dump(report, f, indent=2)
-    _print_summary(report, path, seconds, total)
+    _print_summary(report, path, seconds, total, targets)
     return 0
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    _pause_gc_while_importing()
+    if "--debug" not in argv:
+        _quiet_third_party()
+    # The registry's families import torch and executorch: after the two calls above, and
+    # after the stand-in for inductor's pass is bound (lazy_inductor_pass.py).
+    from etarm import lazy_inductor_pass
+
+    lazy_inductor_pass.install()
+    from etarm import targets
+
     parser = argparse.ArgumentParser(prog="etarm", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
-    _compile_parser(sub)
+    _compile_parser(sub, targets)
+    _passes_parser(sub)
     args = parser.parse_args(argv)
     # Outputs are relative to where the user ran the command, not to Bazel's runfiles.
     os.chdir(os.environ.get("BUILD_WORKING_DIRECTORY", os.getcwd()))
-    _pause_gc_while_importing()
-    if not args.debug:
-        _quiet_third_party()
     try:
-        return _run_compile(args)
+        if args.command == "passes":
+            print("\n".join(targets.compile_spec_for(args.target).pipeline().describe()))
+            return 0
+        return _run_compile(args, targets)
     except EtarmError as exc:
         if args.debug:
             traceback.print_exc()

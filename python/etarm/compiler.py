@@ -18,11 +18,11 @@ from executorch.exir.lowered_backend_module import get_lowered_submodules
 
 from etarm.composite_op_scan import reuse_composite_op_scan
 from etarm.errors import EtarmError
-from etarm.operators.registry import op_name
-from etarm.passes.contiguous_after_kept_composites import make_kept_composite_outputs_contiguous
-from etarm.passes.edge_transform_passes import default_transform_passes
-from etarm.quantizer.pt2e_flow import calibration_batches, check_quantize_option, quantize_program, quantizer_for
-from etarm.targets import make_partitioner
+from etarm.op_names import op_name
+from etarm.passes.base import Stage
+from etarm.quantization.pt2e_flow import calibration_batches, quantize_program
+from etarm.targets import default_quantizer, make_partitioner
+from etarm.tosa_ir.specification import TosaSpecification
 
 
 @dataclasses.dataclass
@@ -115,6 +115,14 @@ def _cpu_ops(edge_program, rejections: dict[str, tuple[str, str]], delegate: boo
     return left
 
 
+def check_quantize_option(target: str, spec: TosaSpecification | None, quantize: bool) -> None:
+    """INT-only targets lower integer tensors: their models must be quantized (-q)."""
+    if quantize and (spec is None or not spec.supports_int()):
+        raise EtarmError(f"quantization (-q) needs an integer target such as TOSA-1.0+INT; '{target}' has no INT profile")
+    if not quantize and spec is not None and spec.supports_int() and not spec.supports_fp():
+        raise EtarmError(f"target '{target}' runs integer models only: add -q (quantize=True) to quantize the model")
+
+
 def compile_model(
     model: torch.nn.Module,
     example_inputs: tuple,
@@ -125,21 +133,22 @@ def compile_model(
     intermediates_dir: str | None = None,
     calibration_data=None,
     quantizer=None,
-    system_config: str | None = None,
-    memory_mode: str | None = None,
+    target_options: dict | None = None,
 ) -> CompileResult:
     """Compiles ``model`` for ``target``; the report follows the contract in DESIGN.md.
 
     ``quantize``: PT2E-quantize for the target first (required by INT-only targets),
     calibrating with ``calibration_data`` (a .pt file or folder of .pt files, each a
     tuple of inputs, or an iterable of input tuples; default: the example inputs) and
-    ``quantizer`` (a PT2E Quantizer; default: the target's, see quantizer/pt2e_flow.py).
-    ``system_config``/``memory_mode``: Ethos-U targets' Vela settings (default: the NPU
-    family's, see etarm/ethosu/compile_spec.py).
+    ``quantizer`` (a PT2E Quantizer; default: the target family's, etarm/<family>/target.py).
+    ``target_options``: the target family's settings by name (e.g. Ethos-U's
+    ``system_config``, ``memory_mode``, ``exact_composites``; see ``etarm compile --help``).
     """
     timer = _Timer()
-    partitioner = make_partitioner(target, intermediates_dir, system_config, memory_mode)
-    tosa_spec = getattr(partitioner, "tosa_spec", None)
+    partitioner = make_partitioner(target, intermediates_dir, target_options)
+    compile_spec = partitioner.compile_spec
+    pipeline = compile_spec.pipeline()
+    tosa_spec = getattr(compile_spec, "tosa_spec", None)
     check_quantize_option(target, tosa_spec, quantize)
     with timer.stage("export"):
         exported = _export(model.eval(), example_inputs)
@@ -147,17 +156,14 @@ def compile_model(
     if quantize:
         with timer.stage("quantize"):
             batches = calibration_batches(calibration_data, example_inputs)
-            quantizer = quantizer or quantizer_for(partitioner.compile_spec, tosa_spec)
+            quantizer = quantizer or default_quantizer(target, compile_spec, target_options)
             quantized_model = quantize_program(exported, quantizer, batches)
-            # Q/DQ nodes left on CPU need ExecuTorch's quantized kernels (their out variants).
-            import executorch.kernels.quantized  # noqa: F401
         with timer.stage("export_quantized"):
             exported = _export(quantized_model, example_inputs)
     with timer.stage("lower"), reuse_composite_op_scan():
         edge = to_edge_transform_and_lower(
-            make_kept_composite_outputs_contiguous(exported),
-            # Edge passes before partitioning (FP: int64 -> int32 narrowing), see etarm/passes/edge_transform_passes.py.
-            transform_passes=default_transform_passes(getattr(partitioner, "tosa_spec", None)) if delegate else None,
+            pipeline.run_program(Stage.EXPORTED, exported),
+            transform_passes=(pipeline.stage(Stage.EDGE) or None) if delegate else None,
             partitioner=[partitioner] if delegate else [],
             compile_config=EdgeCompileConfig(_check_ir_validity=False),
         )

@@ -10,13 +10,14 @@ import argparse
 import os
 import sys
 
+import etarm.operators  # noqa: F401  (registers every visitor)
+from etarm.lowering.registry import registered_targets
+
 BEGIN = "<!-- supported-ops:begin -->"
 END = "<!-- supported-ops:end -->"
 
 
 def table() -> str:
-    import etarm.operators  # noqa: F401  (registers every visitor)
-    from etarm.operators.registry import registered_targets
 
     visitors = registered_targets()
     rows = ["| ATen operator (edge) | TOSA FP | TOSA INT |", "|---|:-:|:-:|"]

@@ -1,55 +1,58 @@
-"""Compilation targets named on the command line (``-t``) and the partitioner each uses."""
+"""The target registry: every target family etarm compiles for, and lookups by ``-t`` name.
+
+Adding a family is one folder with a ``target.py`` declaring its TargetFamily, plus one
+line here (docs/adding_a_target.md).
+"""
 
 from __future__ import annotations
 
-from executorch.exir.backend.partitioner import Partitioner
+from typing import Any
 
 from etarm.errors import EtarmError
-from etarm.tosa.compile_spec import TosaCompileSpec
-from etarm.tosa.specification import TosaSpecification
+from etarm.ethosu.target import ETHOS_U
+from etarm.target_family import TargetFamily, TargetOption
+from etarm.tosa.target import TOSA
 
-TOSA_TARGETS = ("TOSA-1.0+FP", "TOSA-1.0+INT", "TOSA-1.0+INT+int16")
-# Ethos-U NPUs (Vela's accelerator configurations); see etarm/ethosu/compile_spec.py.
-ETHOSU_TARGETS = (
-    "ethos-u55-32",
-    "ethos-u55-64",
-    "ethos-u55-128",
-    "ethos-u55-256",
-    "ethos-u65-256",
-    "ethos-u65-512",
-    "ethos-u85-128",
-    "ethos-u85-256",
-    "ethos-u85-512",
-    "ethos-u85-1024",
-    "ethos-u85-2048",
-)
+FAMILIES: tuple[TargetFamily, ...] = (TOSA, ETHOS_U)
 
 
 def known_targets() -> list[str]:
-    return [*TOSA_TARGETS, *ETHOSU_TARGETS]
+    return [target for family in FAMILIES for target in family.targets]
 
 
-def make_partitioner(
-    target: str,
-    intermediates_dir: str | None,
-    system_config: str | None = None,
-    memory_mode: str | None = None,
-) -> Partitioner:
-    """The partitioner of ``target``; ``system_config``/``memory_mode`` are Ethos-U (Vela) settings."""
-    if target.lower() in ETHOSU_TARGETS:
-        from etarm.ethosu.compile_spec import EthosUCompileSpec
-        from etarm.ethosu.partitioner import EthosUPartitioner
-
-        spec = EthosUCompileSpec(target, system_config=system_config, memory_mode=memory_mode)
-        return EthosUPartitioner(spec.dump_intermediate_artifacts_to(intermediates_dir))
-    if system_config or memory_mode:
-        raise EtarmError(f"--system_config and --memory_mode apply to Ethos-U targets only, not '{target}'")
-    if target.upper().startswith("TOSA-"):
-        from etarm.tosa.partitioner import TOSAPartitioner
-
-        return TOSAPartitioner(TosaCompileSpec(TosaSpecification.create_from_string(target), intermediates_dir))
+def family_of(target: str) -> TargetFamily:
+    for family in FAMILIES:
+        if family.owns(target):
+            return family
     raise EtarmError(f"unknown target '{target}' (known: {', '.join(known_targets())})")
 
 
-def validate_target(target: str, system_config: str | None = None, memory_mode: str | None = None) -> None:
-    make_partitioner(target, None, system_config, memory_mode)
+def all_options() -> list[tuple[TargetFamily, TargetOption]]:
+    return [(family, option) for family in FAMILIES for option in family.options]
+
+
+def checked_options(target: str, options: dict[str, Any] | None) -> dict[str, Any]:
+    """``options`` without unset values; an option of another family is a one-line error."""
+    family = family_of(target)
+    given = {name: value for name, value in (options or {}).items() if value not in (None, False)}
+    own = {option.name for option in family.options}
+    for name in given:
+        if name not in own:
+            owners = [f.name for f, option in all_options() if option.name == name]
+            where = f"{' and '.join(owners)} targets only" if owners else "no target (unknown option)"
+            raise EtarmError(f"--{name} applies to {where}, not '{target}'")
+    return given
+
+
+def compile_spec_for(target: str, options: dict[str, Any] | None = None, intermediates_dir: str | None = None):
+    given = checked_options(target, options)
+    spec = family_of(target).compile_spec(target, given)
+    return spec.dump_intermediate_artifacts_to(intermediates_dir)
+
+
+def make_partitioner(target: str, intermediates_dir: str | None = None, options: dict[str, Any] | None = None):
+    return family_of(target).partitioner(compile_spec_for(target, options, intermediates_dir))
+
+
+def default_quantizer(target: str, compile_spec, options: dict[str, Any] | None = None):
+    return family_of(target).default_quantizer(compile_spec, checked_options(target, options))

@@ -1,23 +1,15 @@
 """`etarm compile` end to end through the built py_binary, and its error paths."""
 
 import json
-import os
 import subprocess
-import sys
 
 import numpy as np
 import pytest
 
 from etarm.models import load_model
 from etarm.pte import delegate_payloads
-from etarm.testing.tosa_reference import run_tosa
-
-
-def run_cli(*args) -> subprocess.CompletedProcess:
-    """Runs the CLI as its own process: the built py_binary under Bazel (ETARM_CLI), else the module."""
-    cli = os.environ.get("ETARM_CLI")
-    command = [cli, *args] if cli else [sys.executable, "-m", "etarm.cli", *args]
-    return subprocess.run(command, capture_output=True, text=True, timeout=600)
+from etarm.testing.cli import run_cli
+from etarm.tosa.reference_model import run_tosa
 
 
 @pytest.mark.parametrize("model", ["add", "sub", "mul"])

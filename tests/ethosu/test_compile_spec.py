@@ -127,13 +127,13 @@ def test_quantizer_is_wired_to_the_compile_spec():
     import torch
 
     from etarm.quantizer import EthosUQuantizer
-    from etarm.quantizer.pt2e_flow import quantizer_for
+    from etarm.targets import default_quantizer
 
     spec = EthosUCompileSpec("ethos-u65-256")
     quantizer = EthosUQuantizer(spec)
     assert quantizer.compile_spec is spec and str(quantizer.tosa_spec) == "TOSA-1.0+INT+int16"
     assert EthosUQuantizer("ethos-u85-128").compile_spec.target == "ethos-u85-128"
     # The default for compile_model(..., quantize=True): int8 although the spec allows int16.
-    default = quantizer_for(spec, spec.tosa_spec)
+    default = default_quantizer(spec.target, spec)
     assert isinstance(default, EthosUQuantizer)
     assert default.global_config.input_activation.dtype == torch.int8

@@ -13,7 +13,7 @@ from etarm.compiler import compile_model
 from etarm.ethosu import EthosUCompileSpec, EthosUPayload
 from etarm.models import load_model
 from etarm.pte import delegate_payloads
-from etarm.testing.tosa_reference import run_tosa
+from etarm.tosa.reference_model import run_tosa
 
 BOUNDARY_OPS = {"quantized_decomposed.quantize_per_tensor.default", "quantized_decomposed.dequantize_per_tensor.default"}
 VELA_KEYS = {

@@ -11,12 +11,11 @@ from executorch.exir import EdgeCompileConfig, to_edge_transform_and_lower
 
 from etarm.compiler import compile_model
 from etarm.errors import EtarmError
-from etarm.ethosu import EthosUCompileSpec, EthosUPartitioner, EthosUQuantizer
+from etarm.ethosu import EthosUCompileSpec, EthosUPartitioner, EthosUQuantizer, operator_support
 from etarm.ethosu import backend as ethosu_backend
-from etarm.ethosu import operator_support
 from etarm.models import load_model
+from etarm.quantization.pt2e_flow import quantize_program
 from etarm.quantizer import get_symmetric_a16w8_quantization_config, get_symmetric_quantization_config
-from etarm.quantizer.pt2e_flow import quantize_program
 
 BOUNDARY_OPS = {"quantized_decomposed.quantize_per_tensor.default", "quantized_decomposed.dequantize_per_tensor.default"}
 

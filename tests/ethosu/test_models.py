@@ -21,8 +21,8 @@ import torch
 
 from etarm.compiler import compile_model
 from etarm.models import load_model
-from etarm.testing.quantized_reference import qparams_from_report
-from etarm.testing.tosa_reference import run_tosa
+from etarm.tosa.reference_model import run_tosa
+from etarm.tosa_ir.quant_params import QuantParams
 
 TARGETS = ("ethos-u55-128", "ethos-u85-256")
 MODELS = ("mlp", "cnn_bn", "inverted_residual", "ds_cnn", "transformer_block", "encoder_layer", "unet", "embedding_ids")
@@ -35,7 +35,7 @@ CPU_OPS = {
     # run the embedding gathers on U85 only, and Ethos-U55 has no GATHER at all).
     ("embedding_ids", target): {"aten.embedding.default": _INT64, "aten.arange.start_step": _INT64} for target in TARGETS
 }
-# The rewrites each model needs (tosa_rewrites.py); none unless listed.
+# The rewrites each model needs (python/etarm/ethosu/passes/); none unless listed.
 REWRITES = {
     **{
         (name, target): rewrites
@@ -110,11 +110,11 @@ def _run_partition_tosa(result, inputs, directory) -> list[torch.Tensor]:
     (partition,) = result.report["partitions"]
     arrays = []
     for tensor, entry in zip(inputs, partition["inputs"], strict=True):
-        arrays.append(qparams_from_report(entry).quantize(tensor).numpy() if "scale" in entry else tensor.numpy())
+        arrays.append(QuantParams.from_report(entry).quantize(tensor).numpy() if "scale" in entry else tensor.numpy())
     with open(os.path.join(directory, "partition_0.tosa"), "rb") as f:
         outputs = run_tosa(f.read(), arrays)
     return [
-        qparams_from_report(partition["outputs"][index]).dequantize(torch.from_numpy(np.asarray(outputs[index])))
+        QuantParams.from_report(partition["outputs"][index]).dequantize(torch.from_numpy(np.asarray(outputs[index])))
         for _partition, index in result.report["outputs_from"]
     ]
 

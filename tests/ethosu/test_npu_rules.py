@@ -14,10 +14,8 @@ from etarm.ethosu import npu_rules
 from etarm.ethosu.backend import vela_failure_message
 from etarm.ethosu.compile_spec import EthosUCompileSpec
 from etarm.ethosu.tosa_checks import check_graph
-from etarm.ethosu.tosa_rewrites import rewrite_for_npu
 from etarm.ethosu.vela import VelaError
 from etarm.testing.tosa_graphs import compile_with_vela, graph_input, int16_graph
-from etarm.testing.tosa_reference import run_tosa
 
 I8, I16, I32 = ts.DType.INT8, ts.DType.INT16, ts.DType.INT32
 PROPAGATE = ts.NanPropagationMode.PROPAGATE
@@ -226,30 +224,3 @@ def test_u85_runs_what_u55_cannot():
     assert npu_rules.resize_reason("u85", 3, 3) is None
     assert npu_rules.dtype_reason("u85", "bool") is None
     assert npu_rules.reduce_sum_reason("u85", (70000, 2), 0) is None
-
-
-def _compiles(graph, spec, directory) -> bool:
-    try:
-        compile_with_vela(graph, spec, directory)
-        return True
-    except VelaError:
-        return False
-
-
-@pytest.mark.parametrize("zero_point, padding_ops", [(0, ["CONCAT", "CONCAT"]), (-7, ["PAD"])])
-def test_padding_rewrite_is_exact_and_compiles_on_u55(tmp_path, zero_point, padding_ops):
-    """CONV2D stride 4 with padding -> padding by the input zero point + unpadded CONV2D."""
-    graph = int16_graph()
-    graph.mark_output(conv((1, 28, 28, 8), stride=(4, 4), pad=(1, 2, 2, 1))(graph))
-    conv_op = next(op for op in graph.ops if op.op == ts.Op.CONV2D)
-    graph.constants[conv_op.inputs[3]] = np.array([zero_point], dtype=np.int8)
-    x = np.random.default_rng(1).integers(-128, 128, (1, 28, 28, 8)).astype(np.int8)
-    (before,) = run_tosa(graph.serialize(), [x])
-    spec = EthosUCompileSpec("ethos-u55-128")
-    assert check_graph(graph, "u55") and not _compiles(graph, spec, tmp_path)
-    assert rewrite_for_npu(graph, "u85") == {}  # U85 runs it as is
-    assert rewrite_for_npu(graph, "u55") == {"pad_strided_convolutions": 1}
-    assert [op.op.name for op in graph.ops][: len(padding_ops) + 1] == [*padding_ops, "CONV2D"]
-    (after,) = run_tosa(graph.serialize(), [x])
-    np.testing.assert_array_equal(after, before)
-    assert check_graph(graph, "u55") == [] and _compiles(graph, spec, tmp_path)

@@ -1,23 +1,51 @@
-"""aten.convolution (1-D/2-D/3-D, grouped, depthwise, transposed) on the TOSA FP profile,
-and the NCHW <-> NHWC layout: TRANSPOSEs only at the ends of a chain of spatial ops.
+"""aten.convolution: 1-D/2-D/3-D, grouped, depthwise, transposed.
 
-Tolerance 1e-4: the reference model and torch's CPU kernels sum the FP32 products of
+FP: tolerance 1e-4: the reference model and torch's CPU kernels sum the FP32 products of
 each output in a different order (tens to hundreds of terms per output).
+
+INT: PT2E-quantized through the real flow (per-channel int8 weights, int32 biases) and
+compared with the convert_pt2e'd model in eager, in output steps (LSB):
+- int8: exact integer accumulation, then one RESCALE with a 32-bit multiplier: 1 LSB.
+- int16 activations x int8 weights (TOSA-1.0+INT+int16): the int48 accumulator can only
+  be rescaled with a 16-bit multiplier (TOSA forbids scale32 on int48), whose relative
+  error of up to 2**-15 moves values near full scale (32767 steps) by up to one more
+  step: 2 LSB.
+
+Chains of convolutions and the NCHW <-> NHWC layout: tests/operators/test_layout_cleanup.py.
+Every target (FP, INT, Ethos-U55, Ethos-U85): the "convolution" rows of
+python/etarm/testing/op_coverage.py, run by tests/operators/test_op_coverage.py.
 """
+
+import dataclasses
 
 import pytest
 import torch
 import torch.nn.functional as F
+from torchao.quantization.pt2e import PerChannelMinMaxObserver
+from torchao.quantization.pt2e.quantizer import QuantizationSpec
 
+from etarm.compiler import compile_model
+from etarm.quantizer import TOSAQuantizer, get_symmetric_a16w8_quantization_config, get_symmetric_quantization_config
 from etarm.testing.cpu_fallback import Fn, cpu_ops
+from etarm.testing.partition_report import tosa_ops
+from etarm.testing.quantized_reference import assert_quantized_close
 from etarm.testing.tosa_reference import assert_close_to_torch
 
 TOL = dict(atol=1e-4, rtol=1e-4)
+INT16 = "TOSA-1.0+INT+int16"
+INT16_LSB = 2
 
 
-def tosa_ops(run) -> list[str]:
-    return run.result.report["partitions"][0]["tosa_ops"]
+def _randn(*shapes, seed=0):
+    torch.manual_seed(seed)
+    return tuple(torch.randn(shape) for shape in shapes)
 
+
+def per_tensor_quantizer():
+    return TOSAQuantizer("TOSA-1.0+INT").set_global(get_symmetric_quantization_config(is_per_channel=False))
+
+
+# --- FP ---------------------------------------------------------------------------------------
 
 # (in_channels, out_channels, kernel, stride, padding, dilation, groups, bias, input shape)
 CONV2D = [
@@ -105,73 +133,135 @@ def test_float16():
     assert_close_to_torch(conv, (torch.randn(1, 3, 6, 7).half(),), atol=1e-2, rtol=1e-2)
 
 
-class ConvChain(torch.nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.conv1 = torch.nn.Conv2d(3, 8, 3, padding=1)
-        self.conv2 = torch.nn.Conv2d(8, 6, 3, stride=2, padding=1, groups=2)
-
-    def forward(self, x):
-        return F.max_pool2d(self.conv2(torch.relu(self.conv1(x))), 2)
-
-
-def test_chain_has_transposes_only_at_its_ends():
-    torch.manual_seed(0)
-    run = assert_close_to_torch(ConvChain(), (torch.randn(2, 3, 9, 10),), **TOL)
-    ops = tosa_ops(run)
-    assert ops.count("TRANSPOSE") == 2
-    assert ops[0] == "TRANSPOSE" and ops[-1] == "TRANSPOSE"
-
-
-class MixedChain(torch.nn.Module):
-    """Elementwise ops with constant operands, a depthwise conv, a 1x1 conv and an average pool."""
-
-    def __init__(self):
-        super().__init__()
-        self.depthwise = torch.nn.Conv2d(4, 4, 3, padding=1, groups=4)
-        self.pointwise = torch.nn.Conv2d(4, 6, 1)
-        self.register_buffer("shift", torch.randn(1, 4, 1, 1))
-
-    def forward(self, x):
-        y = torch.sigmoid(self.depthwise(x)) * 2.0 + self.shift
-        return F.avg_pool2d(self.pointwise(y), 2, ceil_mode=True)
-
-
-def test_elementwise_between_spatial_ops_runs_channels_last():
-    torch.manual_seed(0)
-    run = assert_close_to_torch(MixedChain(), (torch.randn(1, 4, 7, 9),), **TOL)
-    assert tosa_ops(run).count("TRANSPOSE") == 2
-
-
-class PreActivationBlock(torch.nn.Module):
-    """x + conv(relu(batch_norm(x))): the residual and the branch meet in the NHWC layout."""
-
-    def __init__(self, channels):
-        super().__init__()
-        self.norm = torch.nn.BatchNorm2d(channels)
-        self.conv = torch.nn.Conv2d(channels, channels, 3, padding=1)
-        self.norm.running_mean.normal_()
-        self.norm.running_var.uniform_(0.5, 2.0)
-
-    def forward(self, x):
-        return x + self.conv(F.relu(self.norm(x)))
-
-
-def test_residual_blocks_run_channels_last():
-    torch.manual_seed(0)
-    model = torch.nn.Sequential(PreActivationBlock(4), PreActivationBlock(4), torch.nn.Conv2d(4, 2, 1)).eval()
-    run = assert_close_to_torch(model, (torch.randn(2, 4, 6, 7),), **TOL)
-    assert tosa_ops(run).count("TRANSPOSE") == 2
-
-
-def test_conv1d_chain_has_transposes_only_at_its_ends():
-    torch.manual_seed(0)
-    model = torch.nn.Sequential(torch.nn.Conv1d(3, 8, 3, padding=1), torch.nn.Tanh(), torch.nn.Conv1d(8, 4, 3, stride=2))
-    run = assert_close_to_torch(model, (torch.randn(2, 3, 17),), **TOL)
-    assert tosa_ops(run).count("TRANSPOSE") == 2
-
-
 def test_conv_transpose3d_stays_on_cpu():
     assert cpu_ops(lambda x: F.conv_transpose3d(x, torch.ones(2, 2, 2, 2, 2)), (torch.randn(1, 2, 3, 3, 3),)) == [
         ("aten.convolution.default", "3-D transposed convolution (transposed=True) has no TOSA operator")
     ]
+
+
+# --- INT ----------------------------------------------------------------------------------------
+
+# (module, input shape, expected TOSA ops or None)
+CONVOLUTIONS = {
+    "conv2d": (
+        lambda: torch.nn.Conv2d(3, 4, 3, padding=1),
+        (2, 3, 7, 8),
+        ["TRANSPOSE", "CONV2D", "RESCALE", "TRANSPOSE"],
+    ),
+    "conv2d_strided_dilated_no_bias": (
+        lambda: torch.nn.Conv2d(3, 5, (3, 2), (2, 1), (1, 0), 2, bias=False),
+        (1, 3, 9, 8),
+        None,
+    ),
+    "conv2d_groups": (lambda: torch.nn.Conv2d(4, 6, 5, 3, 2, groups=2), (1, 4, 13, 12), None),
+    "depthwise_multiplier2_dilated": (
+        lambda: torch.nn.Conv2d(4, 8, (1, 3), 2, (0, 1), (1, 2), groups=4),
+        (1, 4, 6, 9),
+        ["TRANSPOSE", "SLICE", "DEPTHWISE_CONV2D", "RESCALE", "TRANSPOSE"],  # SLICE: a row no window reads
+    ),
+    "conv1d_groups": (lambda: torch.nn.Conv1d(4, 6, 4, 3, 2, 2, groups=2), (2, 4, 17), None),
+    "conv3d": (lambda: torch.nn.Conv3d(3, 4, (2, 3, 1), (2, 1, 2), (1, 0, 0)), (1, 3, 5, 6, 7), None),
+    "conv_transpose2d_output_padding": (
+        lambda: torch.nn.ConvTranspose2d(4, 6, 3, 2, 1, 1),
+        (2, 4, 5, 6),
+        ["TRANSPOSE", "TRANSPOSE_CONV2D", "RESCALE", "TRANSPOSE"],
+    ),
+    # Grouped transposed weights [in, out/groups, ...] repeat the out axis: per-tensor weights.
+    "conv_transpose2d_dilated_groups": (
+        lambda: torch.nn.ConvTranspose2d(4, 4, 3, 1, 1, 0, 2, True, 2),
+        (1, 4, 5, 5),
+        None,
+    ),
+    "conv_transpose2d_cropped": (lambda: torch.nn.ConvTranspose2d(2, 3, 2, 3, 2, (2, 1)), (1, 2, 4, 3), None),
+    "conv_transpose1d": (lambda: torch.nn.ConvTranspose1d(3, 5, 4, 2, 1, 1), (2, 3, 7), None),
+}
+
+
+@pytest.mark.parametrize("name", list(CONVOLUTIONS))
+def test_int8_convolution(name):
+    make, shape, expected_ops = CONVOLUTIONS[name]
+    torch.manual_seed(1)
+    run = assert_quantized_close(make().eval(), _randn(shape))
+    ops = tosa_ops(run)
+    if expected_ops is not None:
+        assert ops == expected_ops
+    # Weights are int8 constants inside the partition: nothing is dequantized or cast.
+    assert not {"CAST", "MUL", "ADD"} & set(ops)
+
+
+def test_int8_conv_relu_fused_costs_nothing():
+    """conv -> relu has no quantize/dequantize between: the conv's RESCALE writes relu's
+    [0, max] range directly, so its saturation at the lowest step is the relu."""
+    torch.manual_seed(2)
+    model = torch.nn.Sequential(torch.nn.Conv2d(3, 4, 3), torch.nn.ReLU()).eval()
+    run = assert_quantized_close(model, _randn((1, 3, 6, 6)))
+    assert tosa_ops(run) == ["TRANSPOSE", "CONV2D", "RESCALE", "TRANSPOSE"]
+    assert run.result.report["partitions"][0]["outputs"][0]["zero_point"] == -128
+
+
+def test_per_tensor_weights():
+    torch.manual_seed(4)
+    model = torch.nn.Sequential(torch.nn.Conv2d(3, 4, 3, stride=2), torch.nn.Flatten(), torch.nn.Linear(36, 5)).eval()
+    run = assert_quantized_close(model, _randn((2, 3, 7, 7)), quantizer=per_tensor_quantizer())
+    assert tosa_ops(run).count("CONV2D") == 2  # the linear layer is a 1x1 CONV2D too
+
+
+def test_runtime_weight_is_rearranged_in_the_graph():
+    """A weight that is a model input (per-tensor) is transposed to OHWI by the graph."""
+    fn = Fn(lambda x, w: F.conv2d(x, w, stride=2, padding=1, groups=2))
+    run = assert_quantized_close(fn, _randn((1, 4, 7, 7), (6, 2, 3, 3)), quantizer=per_tensor_quantizer())
+    assert tosa_ops(run).count("CONV2D") == 2 and tosa_ops(run).count("TRANSPOSE") == 4
+
+
+A16W8 = {
+    "conv2d_relu": (lambda: torch.nn.Sequential(torch.nn.Conv2d(3, 4, 3, padding=1), torch.nn.ReLU()), (1, 3, 6, 7)),
+    "conv2d_groups": (lambda: torch.nn.Conv2d(4, 6, 3, 2, groups=2), (1, 4, 9, 8)),
+    "depthwise": (lambda: torch.nn.Conv2d(4, 4, 3, groups=4, bias=False), (1, 4, 6, 6)),
+    "conv_transpose2d": (lambda: torch.nn.ConvTranspose2d(3, 4, 3, 2, 1, 1), (1, 3, 4, 5)),
+    "conv1d": (lambda: torch.nn.Conv1d(3, 5, 3), (2, 3, 9)),
+}
+
+
+@pytest.mark.parametrize("name", list(A16W8))
+def test_a16w8_convolution(name):
+    make, shape = A16W8[name]
+    torch.manual_seed(9)
+    run = assert_quantized_close(make().eval(), _randn(shape), target=INT16, max_lsb=INT16_LSB)
+    partition = run.result.report["partitions"][0]
+    assert partition["inputs"][0]["dtype"] == "int16" and partition["outputs"][0]["zero_point"] == 0
+
+
+def _cpu_reason(fn, inputs, target="TOSA-1.0+INT", quantizer=None) -> str:
+    report = compile_model(Fn(fn), inputs, target, quantize=True, quantizer=quantizer).report
+    (reason,) = [entry["reason"] for entry in report["cpu_ops"] if entry["op"] == "aten.convolution.default"]
+    return reason
+
+
+def test_runtime_bias_stays_on_cpu():
+    fn = lambda x, w, b: F.conv2d(x, w, b)  # noqa: E731
+    reason = _cpu_reason(fn, _randn((1, 3, 5, 5), (4, 3, 3, 3), (4,)), quantizer=per_tensor_quantizer())
+    assert reason == "bias is computed at run time; quantized lowering needs it constant"
+
+
+def test_int16_weight_stays_on_cpu():
+    weight = QuantizationSpec(
+        dtype=torch.int16,
+        quant_min=-32767,
+        quant_max=32767,
+        qscheme=torch.per_channel_symmetric,
+        ch_axis=0,
+        observer_or_fake_quant_ctr=PerChannelMinMaxObserver.with_args(
+            dtype=torch.int16, quant_min=-32767, quant_max=32767, qscheme=torch.per_channel_symmetric, ch_axis=0
+        ),
+    )
+    config = dataclasses.replace(get_symmetric_a16w8_quantization_config(), weight=weight)
+    quantizer = TOSAQuantizer(INT16).set_global(config)
+    conv = torch.nn.Conv2d(3, 4, 3).eval()
+    reason = _cpu_reason(conv, _randn((1, 3, 5, 5)), INT16, quantizer)
+    assert reason == "weight is quantized to int16; TOSA takes int8 here"
+
+
+def test_int8_conv_transpose3d_stays_on_cpu():
+    conv = torch.nn.ConvTranspose3d(2, 2, 2).eval()
+    reason = _cpu_reason(conv, _randn((1, 2, 3, 3, 3)))
+    assert reason == "3-D transposed convolution (transposed=True) has no TOSA operator"

@@ -1,8 +1,9 @@
 """INT-profile robustness: shared dequantize nodes, overlapping shared-parameter groups, bool edges.
 
 - A dequantize (DQ) read by several ops (edge decompositions create them) is copied per
-  consumer by DuplicateSharedDequantizersPass before partitioning; the partitioner never
-  changes the graph, and without that pass it keeps a shared DQ's consumers together.
+  consumer by DuplicateSharedDequantizersPass before partitioning (the pass itself:
+  tests/passes/test_duplicate_shared_dequantizers.py); the partitioner never changes the
+  graph, and without that pass it keeps a shared DQ's consumers together.
 - Overlapping SharedQuantizationSpec groups (maximum(a, b) beside minimum(b, a), cat of
   the same inputs in both orders) used to send prepare_pt2e into endless recursion.
 - Bool values (comparison results) carry no quantization parameters: ops reading them
@@ -26,17 +27,17 @@ from torchao.quantization.pt2e.quantizer import SharedQuantizationSpec
 from torchao.quantization.pt2e.quantizer.quantizer import Q_ANNOTATION_KEY
 
 from etarm.compiler import compile_model
-from etarm.operators.registry import op_name
-from etarm.passes.duplicate_shared_dequantizers import DuplicateSharedDequantizersPass
-from etarm.passes.edge_transform_passes import default_transform_passes
+from etarm.lowering.quantized_support import INPUT_QUANTIZE_REASON, OUTPUT_DEQUANTIZE_REASON
+from etarm.op_names import op_name
+from etarm.passes.base import Stage
+from etarm.quantization.pt2e_flow import quantize_program
 from etarm.quantizer import TOSAQuantizer, get_symmetric_quantization_config
-from etarm.quantizer.pt2e_flow import quantize_program
 from etarm.testing.cpu_fallback import Fn
-from etarm.testing.tosa_reference import reference_input, run_tosa
+from etarm.testing.tosa_reference import reference_input
 from etarm.tosa.compile_spec import TosaCompileSpec
 from etarm.tosa.partitioner import TOSAPartitioner
-from etarm.tosa.quant_params import is_dequantize, is_qdq
-from etarm.tosa.quantized_support import INPUT_QUANTIZE_REASON, OUTPUT_DEQUANTIZE_REASON
+from etarm.tosa.reference_model import run_tosa
+from etarm.tosa_ir.quant_params import is_dequantize, is_qdq
 
 INT = "TOSA-1.0+INT"
 BOUNDARY = {INPUT_QUANTIZE_REASON, OUTPUT_DEQUANTIZE_REASON}
@@ -88,7 +89,7 @@ def _share_dequantizers(program):
 
 def _our_passes():
     """What compile_model hands to_edge_transform_and_lower for an INT target."""
-    return default_transform_passes(TosaCompileSpec(INT).tosa_spec)
+    return TosaCompileSpec(INT).pipeline().stage(Stage.EDGE)
 
 
 def _lower(program, transform_passes=None):
@@ -201,14 +202,6 @@ def test_float_silu_lowered_by_hand(with_passes):
     assert {"aten.sigmoid.default", "aten.mul.Tensor"} <= set(cpu)
     # silu' <= 1.1: a 1-LSB difference of the linear's output moves the float silu by <= 1.1 LSB.
     assert_lowered_matches(edge_program, quantized, inputs, max_lsb=1.1)
-
-
-def test_int_targets_get_the_duplication_pass():
-    def duplicates(target):
-        passes = default_transform_passes(TosaCompileSpec(target).tosa_spec)
-        return any(isinstance(p, DuplicateSharedDequantizersPass) for p in passes)
-
-    assert duplicates(INT) and duplicates("TOSA-1.0+INT+int16") and not duplicates("TOSA-1.0+FP")
 
 
 def _add_and_mul(a, b):

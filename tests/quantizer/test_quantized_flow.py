@@ -10,11 +10,11 @@ import torch
 from etarm.cli import main
 from etarm.compiler import compile_model
 from etarm.errors import EtarmError
+from etarm.lowering.quantized_support import INPUT_QUANTIZE_REASON, OUTPUT_DEQUANTIZE_REASON
+from etarm.quantization.pt2e_flow import calibration_batches
 from etarm.quantizer import TOSAQuantizer, get_symmetric_a16w8_quantization_config, get_symmetric_quantization_config
-from etarm.quantizer.pt2e_flow import calibration_batches
 from etarm.testing.cpu_fallback import Fn
 from etarm.testing.quantized_reference import assert_quantized_close
-from etarm.tosa.quantized_support import INPUT_QUANTIZE_REASON, OUTPUT_DEQUANTIZE_REASON
 
 
 def _pair(scale=1.0):

@@ -1,4 +1,4 @@
-"""RESCALE and TABLE emission (etarm.operators.quantized) against the TOSA 1.0 formulas,
+"""RESCALE and TABLE emission (etarm.lowering.quantized) against the TOSA 1.0 formulas,
 torch, and the TOSA reference model."""
 
 import math
@@ -9,16 +9,16 @@ import torch
 import tosa_serializer as ts
 
 from etarm.errors import EtarmError
-from etarm.operators.quantized import (
+from etarm.lowering.quantized import (
     int16_table_values,
     multiplier_and_shift,
     rescale,
     table_values,
 )
-from etarm.testing.tosa_reference import run_tosa
-from etarm.tosa.graph import TosaGraph
-from etarm.tosa.quant_params import QuantParams
-from etarm.tosa.specification import TosaSpecification
+from etarm.tosa.reference_model import run_tosa
+from etarm.tosa_ir.graph import TosaGraph
+from etarm.tosa_ir.quant_params import QuantParams
+from etarm.tosa_ir.specification import TosaSpecification
 
 SPEC = TosaSpecification.create_from_string("TOSA-1.0+INT+int16")
 _NP = {ts.DType.INT8: np.int8, ts.DType.INT16: np.int16, ts.DType.INT32: np.int32}

@@ -9,11 +9,10 @@ from etarm.errors import EtarmError
 from etarm.quantizer import (
     EthosUQuantizer,
     TOSAQuantizer,
-    VGFQuantizer,
-    VgfQuantizer,
     get_symmetric_a16w8_quantization_config,
     get_symmetric_quantization_config,
 )
+from etarm.tosa.compile_spec import TosaCompileSpec
 
 QDQ = torch.ops.quantized_decomposed
 INT8 = get_symmetric_quantization_config()
@@ -269,10 +268,10 @@ def test_validate_rejects_int16_without_the_extension():
 
 
 def test_quantizer_faces():
-    assert VgfQuantizer is VGFQuantizer
-    for cls in (EthosUQuantizer, VGFQuantizer):
-        quantizer = cls("TOSA-1.0+INT").set_global(INT8)
-        assert isinstance(quantizer, TOSAQuantizer) and str(quantizer.tosa_spec) == "TOSA-1.0+INT"
+    quantizer = EthosUQuantizer("ethos-u55-128").set_global(INT8)
+    assert isinstance(quantizer, TOSAQuantizer) and str(quantizer.tosa_spec) == "TOSA-1.0+INT+int16"
+    with pytest.raises(EtarmError, match="EthosUCompileSpec or an Ethos-U target name"):
+        EthosUQuantizer(TosaCompileSpec("TOSA-1.0+INT"))
 
 
 class _Composites(torch.nn.Module):

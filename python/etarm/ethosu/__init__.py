@@ -13,7 +13,7 @@ _EXPORTS = {
     "EthosUCompileSpec": "etarm.ethosu.compile_spec",
     "EthosUPartitioner": "etarm.ethosu.partitioner",
     "EthosUBackend": "etarm.ethosu.backend",
-    "EthosUQuantizer": "etarm.quantizer.tosa_quantizer",
+    "EthosUQuantizer": "etarm.ethosu.quantizer",
     "EthosUPayload": "etarm.ethosu.payload",
 }
 

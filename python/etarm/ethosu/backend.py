@@ -28,12 +28,12 @@ from etarm.ethosu import npu_rules
 from etarm.ethosu.compile_spec import EthosUCompileSpec
 from etarm.ethosu.payload import EthosUPayload, TensorPlacement
 from etarm.ethosu.tosa_checks import Violation, check_graph
-from etarm.ethosu.tosa_rewrites import rewrite_for_npu
 from etarm.ethosu.vela import VelaError, VelaOutput, VelaTensor, run_vela
-from etarm.operators.registry import op_name
+from etarm.op_names import op_name
+from etarm.passes.base import Stage
 from etarm.tosa.backend import next_artifact_name, partition_info, save_intermediate
-from etarm.tosa.graph import TosaGraph
 from etarm.tosa.lowering import lower_to_tosa
+from etarm.tosa_ir.graph import TosaGraph
 
 
 def _node_ops(program: ExportedProgram) -> dict[str, str]:
@@ -115,8 +115,10 @@ class EthosUBackend(BackendDetails):
         spec = EthosUCompileSpec.from_list(compile_specs)
         start = time.perf_counter()
         node_ops = _node_ops(edge_program)
-        lowering = lower_to_tosa(edge_program, spec.tosa_spec, int16_internals=not npu_rules.is_u55_class(spec.family.key))
-        rewrites = rewrite_for_npu(lowering.graph, spec.family.key)
+        pipeline = spec.pipeline()
+        u55_class = npu_rules.is_u55_class(spec.family.key)
+        lowering = lower_to_tosa(edge_program, spec.tosa_spec, pipeline, int16_internals=not u55_class)
+        rewrites = pipeline.run_tosa(Stage.BACKEND, lowering.graph)
         if rewrites:
             graph = lowering.graph
             lowering = dataclasses.replace(lowering, flatbuffer=graph.serialize(), tosa_ops=graph.emitted_ops())

@@ -32,8 +32,10 @@ from typing import Sequence
 from executorch.exir.backend.compile_spec_schema import CompileSpec
 
 from etarm.errors import EtarmError
+from etarm.ethosu.pipeline import ethosu_pipeline
 from etarm.ethosu.vela_config import BUNDLED_CONFIG, WRITABLE_MEMORIES, load_config_file, resolve_config_path
-from etarm.tosa.specification import TosaSpecification
+from etarm.passes.base import Pipeline
+from etarm.tosa_ir.specification import TosaSpecification
 
 ETHOSU_TOSA_SPEC = "TOSA-1.0+INT+int16"
 ETHOSU_SPEC_KEY = "ethosu"
@@ -156,11 +158,8 @@ class EthosUCompileSpec:
         self.intermediates_dir = path
         return self
 
-    def default_quantizer(self):
-        """int8 activations and weights: every Ethos-U runs them; int16 is opt-in (set_global)."""
-        from etarm.quantizer import EthosUQuantizer, get_symmetric_quantization_config
-
-        return EthosUQuantizer(self).set_global(get_symmetric_quantization_config())
+    def pipeline(self) -> Pipeline:
+        return ethosu_pipeline(self.target, self.family.key, self.tosa_spec)
 
     # --- checks -------------------------------------------------------------------------
     def _check_configuration(self) -> None:

@@ -80,7 +80,7 @@ def reduce_extreme_reason(family: str, dtype: str, what: str) -> str | None:
 def narrowing_cast_reason(family: str, source: str, result: str) -> str | None:
     """Documented: no down-casting from int32 on U55/U65. Measured: Vela 5.2.0 compiles such a
     CAST, but whether the NPU wraps as TOSA CAST does is unknown, so the documented rule stands
-    (tosa_rewrites turns the CASTs whose values fit into RESCALEs)."""
+    (passes/extremum_casts_as_rescales.py turns the CASTs whose values fit into RESCALEs)."""
     if is_u55_class(family) and source == "int32" and result in ("int8", "int16"):
         return f"casting int32 to {result}: Ethos-U55/U65 do not narrow int32 by casting"
     return None
@@ -214,7 +214,7 @@ def sum_steps(shape: Sequence[int], axis: int) -> list[tuple[tuple[int, ...], in
 
 
 def reduce_sum_reason(family: str, shape: Sequence[int], axis: int) -> str | None:
-    """A sum the NPU runs, in steps where it holds more than 2**16 values (tosa_rewrites)."""
+    """A sum the NPU runs, in steps where it holds more than 2**16 values (passes/sums_in_steps.py)."""
     if not is_u55_class(family):
         return None
     for step_shape, step_axis in sum_steps(shape, axis):

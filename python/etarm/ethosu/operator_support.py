@@ -17,8 +17,11 @@ from typing import Callable
 import torch
 
 from etarm.ethosu import npu_rules
-from etarm.operators.registry import op_name, visitor_for
-from etarm.tosa.quant_params import is_dequantize, is_quantize, qdq_dtype
+from etarm.lowering.quantized import TableLowering
+from etarm.lowering.quantized_lookup import LookupLowering
+from etarm.lowering.registry import visitor_for
+from etarm.op_names import op_name
+from etarm.tosa_ir.quant_params import is_dequantize, is_quantize, qdq_dtype
 
 NodeRule = Callable[[torch.fx.Node, "Target"], "str | None"]
 
@@ -123,7 +126,7 @@ def _convolution(node: torch.fx.Node, target: Target) -> str | None:
         stride, padding, dilation = [1, *stride], [0, *padding], [1, *dilation]
     depthwise = groups > 1 and groups == x[1]
     # Strides above 3 (U55/U65): the backend moves the padding of an undilated CONV2D into a
-    # PAD, and runs other convolutions at stride 1 and subsamples (tosa_rewrites.py).
+    # PAD, and runs other convolutions at stride 1 and subsamples (ethosu/passes/).
     stride = [min(s, npu_rules.MAX_NATIVE_STRIDE) for s in stride]
     return npu_rules.convolution_reason(target.family, stride[-2:], dilation[-2:], padding[-2:], depthwise, x[1])
 
@@ -153,9 +156,9 @@ def _pool(kind: str, spatial: int) -> NodeRule:
             return None
         if kind == "avg":
             # The INT lowering sums windows with a DEPTHWISE_CONV2D of unit weights, whose
-            # strides above 3 the backend handles (tosa_rewrites.subsample_strided_convolutions).
+            # strides above 3 the backend handles (passes/subsample_strided_convolutions.py).
             return npu_rules.channels_reason(x[-spatial - 1], "average pooling")
-        # Padded max pools with strides above 3 get an explicit PAD (tosa_rewrites.pad_strided_max_pools).
+        # Padded max pools with strides above 3 get an explicit PAD (passes/pad_strided_max_pools.py).
         stride = [min(s, npu_rules.MAX_NATIVE_STRIDE) for s in stride]
         return npu_rules.pool_reason(target.family, kind, kernel, stride, padding, x[-spatial - 1])
 
@@ -410,8 +413,6 @@ def _tensor_reason(node: torch.fx.Node, target: Target) -> str | None:
 
 def _table_reason(node: torch.fx.Node, target: Target) -> str | None:
     """Functions the INT lowering looks up: a TABLE for int8, an int16 TABLE or GATHER for int16."""
-    from etarm.operators.quantized import TableLowering
-    from etarm.operators.quantized_lookup import LookupLowering
 
     if isinstance(visitor_for(node), (TableLowering, LookupLowering)) and _is_quantized(node):
         return npu_rules.table_reason(target.family, activation_dtype(node))

@@ -13,7 +13,7 @@ import dataclasses
 import tosa_serializer as ts
 
 from etarm.ethosu import npu_rules
-from etarm.tosa.graph import TosaGraph, TosaOp
+from etarm.tosa_ir.graph import TosaGraph, TosaOp
 
 # TOSA operators Vela 5.2.0 documents as not supported on Ethos-U55/U65.
 U55_UNSUPPORTED = frozenset(
@@ -123,7 +123,7 @@ class _Checker:
     def check_argmax(self, op):
         return npu_rules.argmax_reason(self.family, self.tensor(op.inputs[0]).shape, op.attr_args[0])
 
-    def check_reduce_sum(self, op):  # after tosa_rewrites.sums_in_steps: each sum as it is
+    def check_reduce_sum(self, op):  # after SumsInSteps (ethosu/passes/): each sum as it is
         return npu_rules.native_reduce_sum_reason(self.family, self.tensor(op.inputs[0]).shape, op.attr_args[0])
 
     def _reduce_extreme(self, op):

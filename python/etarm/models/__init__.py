@@ -8,26 +8,12 @@ from __future__ import annotations
 
 import importlib.util
 import os
-from typing import Callable
 
 import torch
 
 from etarm.errors import EtarmError
-
-ModelFactory = Callable[[], tuple[torch.nn.Module, tuple]]
-_BUILTIN: dict[str, ModelFactory] = {}
-
-
-def builtin(name: str):
-    def decorate(factory: ModelFactory) -> ModelFactory:
-        _BUILTIN[name] = factory
-        return factory
-
-    return decorate
-
-
-def builtin_names() -> list[str]:
-    return sorted(_BUILTIN)
+from etarm.models import networks, zoo  # noqa: F401  (the built-in models register themselves)
+from etarm.models.registry import BUILTIN, builtin_names
 
 
 def _load_file(path: str) -> tuple[torch.nn.Module, tuple]:
@@ -55,10 +41,8 @@ def _load_file(path: str) -> tuple[torch.nn.Module, tuple]:
 
 
 def load_model(name_or_path: str) -> tuple[torch.nn.Module, tuple]:
-    from etarm.models import networks, zoo  # noqa: F401  (register the built-in models)
-
-    if name_or_path in _BUILTIN:
-        return _BUILTIN[name_or_path]()
+    if name_or_path in BUILTIN:
+        return BUILTIN[name_or_path]()
     if name_or_path.endswith(".py") or os.sep in name_or_path:
         return _load_file(name_or_path)
     raise EtarmError(

@@ -10,7 +10,7 @@ from __future__ import annotations
 import torch
 from torch import nn
 
-from etarm.models import builtin
+from etarm.models.registry import builtin
 
 
 def _seeded(seed: int = 0) -> None:

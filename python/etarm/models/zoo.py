@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import torch
 
-from etarm.models import builtin
+from etarm.models.registry import builtin
 
 
 class Binary(torch.nn.Module):

@@ -7,12 +7,12 @@ interpolate, is ABS on the widened integers and one RESCALE to the output's scal
 import torch
 import tosa_serializer as ts
 
-from etarm.operators.compose import Composer
-from etarm.operators.dtype_rules import FLOAT_OR_INT, tensor_args_reason
-from etarm.operators.quantized import input_qparams, output_qparams, rescale
-from etarm.operators.quantized_lookup import QuantizedBranch, function_lookup
-from etarm.operators.registry import NodeVisitor, register
-from etarm.tosa.mapping import tosa_dtype
+from etarm.lowering.compose import Composer
+from etarm.lowering.dtype_rules import FLOAT_OR_INT, tensor_args_reason
+from etarm.lowering.quantized import input_qparams, output_qparams, rescale
+from etarm.lowering.quantized_lookup import QuantizedBranch, function_lookup
+from etarm.lowering.registry import NodeVisitor, register
+from etarm.tosa_ir.mapping import tosa_dtype
 
 
 @register

@@ -2,10 +2,10 @@
 
 import torch
 
-from etarm.operators import float_math
-from etarm.operators.pointwise import FloatUnaryVisitor
-from etarm.operators.quantized_lookup import LookupLowering
-from etarm.operators.registry import register
+from etarm.lowering import float_math
+from etarm.lowering.pointwise import FloatUnaryVisitor
+from etarm.lowering.quantized_lookup import LookupLowering
+from etarm.lowering.registry import register
 
 
 @register

@@ -6,9 +6,9 @@ it is an ordinary average pool. Other sizes stay on CPU. Quantized, it is the in
 average pool of pooling.py (window sums, one RESCALE).
 """
 
-from etarm.operators import pooling, spatial
-from etarm.operators.quantized import is_quantized
-from etarm.operators.registry import register
+from etarm.lowering import pooling, spatial
+from etarm.lowering.quantized import is_quantized
+from etarm.lowering.registry import register
 
 
 def regular_window(size: int, out: int) -> tuple[int, int] | None:

@@ -6,8 +6,8 @@ other's), added, and rescaled into the output (additive.py, operators/quantized.
 
 import tosa_serializer as ts
 
-from etarm.operators.additive import AdditiveVisitor
-from etarm.operators.registry import register
+from etarm.lowering.additive import AdditiveVisitor
+from etarm.lowering.registry import register
 
 
 @register

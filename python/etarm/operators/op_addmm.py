@@ -14,12 +14,12 @@ import numpy as np
 import torch
 import tosa_serializer as ts
 
-from etarm.operators import quantized_products as qp
-from etarm.operators import tensor_math as tm
-from etarm.operators.matmul import batched_matmul, operands_reason, quantized_operands_reason
-from etarm.operators.quantized import is_int_spec, is_quantized, rescale
-from etarm.operators.registry import NodeVisitor, register
-from etarm.tosa.quant_params import input_qparams, output_qparams
+from etarm.lowering import quantized_products as qp
+from etarm.lowering import tensor_math as tm
+from etarm.lowering.matmul import batched_matmul, operands_reason, quantized_operands_reason
+from etarm.lowering.quantized import is_int_spec, is_quantized, rescale
+from etarm.lowering.registry import NodeVisitor, register
+from etarm.tosa_ir.quant_params import input_qparams, output_qparams
 
 # Fraction bits (of an output step) an int48 product keeps once rescaled to int32.
 _INT48_SUM_FRACTION_BITS = 10

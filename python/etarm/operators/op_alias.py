@@ -1,7 +1,7 @@
 """aten.alias (and alias_copy; detach becomes alias_copy in edge graphs): no TOSA operator."""
 
-from etarm.operators import shapes
-from etarm.operators.registry import NodeVisitor, register
+from etarm.lowering import shapes
+from etarm.lowering.registry import NodeVisitor, register
 
 
 @register

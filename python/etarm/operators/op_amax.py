@@ -2,8 +2,8 @@
 
 import tosa_serializer as ts
 
-from etarm.operators.reduction import AxesReductionVisitor
-from etarm.operators.registry import register
+from etarm.lowering.reduction import AxesReductionVisitor
+from etarm.lowering.registry import register
 
 
 @register

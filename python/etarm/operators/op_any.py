@@ -6,10 +6,11 @@ INT profile: bool inputs only (a float input would be quantized, which any does 
 import torch
 import tosa_serializer as ts
 
-from etarm.operators import tensor_math as tm
-from etarm.operators.quantized import is_int_spec
-from etarm.operators.reduction import dims_reason, reduce, reduced_axes
-from etarm.operators.registry import NodeVisitor, op_name, register
+from etarm.lowering import tensor_math as tm
+from etarm.lowering.quantized import is_int_spec
+from etarm.lowering.reduction import dims_reason, reduce, reduced_axes
+from etarm.lowering.registry import NodeVisitor, register
+from etarm.op_names import op_name
 
 
 def _dims(node):
@@ -37,6 +38,6 @@ class AnyVisitor(NodeVisitor):
         if source.dtype != ts.DType.BOOL:
             # x != 0, NaN included (it is truthy in torch too).
             zero = tm.scalar(graph, 0.0, source.dtype, source.rank)
-            flags = tm.unary(graph, ts.Op.LOGICAL_NOT, tm.binary(graph, ts.Op.EQUAL, source, zero))
+            flags = tm.unary(graph, ts.Op.LOGICAL_NOT, graph.binary(ts.Op.EQUAL, source, zero))
         axes = reduced_axes(_dims(node), source.rank)
         tm.bind_result(graph, node, reduce(graph, ts.Op.REDUCE_ANY, flags, axes, node.meta["val"].shape))

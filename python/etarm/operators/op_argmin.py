@@ -1,7 +1,7 @@
 """aten.argmin: TOSA ARGMAX of the negated input; dim=None flattens first."""
 
-from etarm.operators.reduction import ArgExtremeVisitor
-from etarm.operators.registry import register
+from etarm.lowering.reduction import ArgExtremeVisitor
+from etarm.lowering.registry import register
 
 
 @register

@@ -2,8 +2,8 @@
 
 import torch
 
-from etarm.operators import pooling
-from etarm.operators.registry import register
+from etarm.lowering import pooling
+from etarm.lowering.registry import register
 
 
 @register

@@ -1,7 +1,7 @@
 """aten.avg_pool2d: TOSA AVG_POOL2D (see pooling.py for padding, ceil_mode, divisor_override)."""
 
-from etarm.operators import pooling
-from etarm.operators.registry import register
+from etarm.lowering import pooling
+from etarm.lowering.registry import register
 
 
 @register

@@ -1,7 +1,7 @@
 """aten.bitwise_left_shift: LOGICAL_LEFT_SHIFT of integers (see shifts.py)."""
 
-from etarm.operators.registry import register
-from etarm.operators.shifts import LeftShiftVisitor
+from etarm.lowering.registry import register
+from etarm.lowering.shifts import LeftShiftVisitor
 
 
 @register

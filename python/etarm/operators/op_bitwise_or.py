@@ -2,8 +2,8 @@
 
 import tosa_serializer as ts
 
-from etarm.operators.logic import BitwiseVisitor
-from etarm.operators.registry import register
+from etarm.lowering.logic import BitwiseVisitor
+from etarm.lowering.registry import register
 
 
 @register

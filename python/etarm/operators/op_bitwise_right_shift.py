@@ -1,7 +1,7 @@
 """aten.bitwise_right_shift: arithmetic right shift of integers (see shifts.py)."""
 
-from etarm.operators.registry import register
-from etarm.operators.shifts import RightShiftVisitor
+from etarm.lowering.registry import register
+from etarm.lowering.shifts import RightShiftVisitor
 
 
 @register

@@ -8,13 +8,14 @@ MAXIMUM then MINIMUM as well.
 
 import numbers
 
-from etarm.operators.clamping import bound_reason, define_clamp
-from etarm.operators.compose import Composer
-from etarm.operators.dtype_rules import FLOAT_OR_INT, dtype_reason, is_float
-from etarm.operators.float_math import INF
-from etarm.operators.pointwise import operand_reason
-from etarm.operators.quantized import is_int_spec, is_quantized
-from etarm.operators.registry import NodeVisitor, op_name, register
+from etarm.lowering.clamping import bound_reason, define_clamp
+from etarm.lowering.compose import Composer
+from etarm.lowering.dtype_rules import FLOAT_OR_INT, dtype_reason, is_float
+from etarm.lowering.float_math import INF
+from etarm.lowering.pointwise import operand_reason
+from etarm.lowering.quantized import is_int_spec, is_quantized
+from etarm.lowering.registry import NodeVisitor, register
+from etarm.op_names import op_name
 
 
 def _bounds(node):

@@ -3,8 +3,9 @@
 
 import torch
 
-from etarm.operators.dtype_rules import dtype_kind
-from etarm.operators.registry import NodeVisitor, op_name, register
+from etarm.lowering.dtype_rules import dtype_kind
+from etarm.lowering.registry import NodeVisitor, register
+from etarm.op_names import op_name
 
 
 @register

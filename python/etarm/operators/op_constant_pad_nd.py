@@ -2,10 +2,10 @@
 
 import torch
 
-from etarm.operators import shapes
-from etarm.operators.registry import NodeVisitor, register
-from etarm.operators.tensor_math import argument
-from etarm.tosa.quant_params import is_quantized, output_qparams
+from etarm.lowering import shapes
+from etarm.lowering.registry import NodeVisitor, register
+from etarm.lowering.tensor_math import argument
+from etarm.tosa_ir.quant_params import is_quantized, output_qparams
 
 
 def axis_padding(pad, rank: int) -> list[tuple[int, int]]:

@@ -15,11 +15,11 @@ from typing import Callable, NamedTuple
 import torch
 import tosa_serializer as ts
 
-from etarm.operators import quantized_products as qp
-from etarm.operators import shapes, spatial
-from etarm.operators.quantized import is_int_spec, is_quantized
-from etarm.operators.registry import NodeVisitor, register
-from etarm.tosa.graph import TosaTensor
+from etarm.lowering import quantized_products as qp
+from etarm.lowering import shapes, spatial
+from etarm.lowering.quantized import is_int_spec, is_quantized
+from etarm.lowering.registry import NodeVisitor, register
+from etarm.tosa_ir.graph import TosaTensor
 
 
 def _geometry(args: dict, spatial_rank: int) -> tuple:
@@ -111,7 +111,7 @@ class ConvolutionVisitor(NodeVisitor):
         out = graph.out(node)
         out_spatial = _as_2d(spatial.spatial_shape(node.meta["val"], spatial_rank), 1)
         if spatial_rank == 1:
-            weight = spatial.reshape(graph, weight, (weight.shape[0], weight.shape[1], 1, weight.shape[2]))
+            weight = graph.reshape(weight, (weight.shape[0], weight.shape[1], 1, weight.shape[2]))
         stride, padding, dilation, output_padding = (
             _as_2d(stride, 1), _as_2d(padding, 0), _as_2d(dilation, 1), _as_2d(output_padding, 0)
         )
@@ -157,8 +157,7 @@ class ConvolutionVisitor(NodeVisitor):
         if groups > 1 and groups == in_channels and nhwc.rank == 4:
             # Depthwise: torch [C*M, 1, KH, KW] (out channel c*M + m) -> TOSA HWCM.
             multiplier = out_channels // in_channels
-            hwcm = spatial.permute(
-                graph, spatial.reshape(graph, weight, (in_channels, multiplier, *kernel)), (2, 3, 0, 1)
+            hwcm = graph.transpose(graph.reshape(weight, (in_channels, multiplier, *kernel)), (2, 3, 0, 1)
             )
             shape = (nhwc.shape[0], *out_spatial, out_channels)
             conv = self._conv_op(graph, ts.Op.DEPTHWISE_CONV2D, nhwc, hwcm, operands.bias, operands, shape, attrs)
@@ -170,7 +169,7 @@ class ConvolutionVisitor(NodeVisitor):
             x_g = spatial.slice_axis(graph, nhwc, nhwc.rank - 1, g * group_in, group_in)
             w_g = spatial.slice_axis(graph, weight, 0, g * group_out, group_out)
             b_g = spatial.slice_axis(graph, operands.bias, 0, g * group_out, group_out)
-            w_g = spatial.permute(graph, w_g, spatial.channels_last_perm(w_g.rank))
+            w_g = graph.transpose(w_g, spatial.channels_last_perm(w_g.rank))
             shape = (nhwc.shape[0], *out_spatial, group_out)
             conv = self._conv_op(graph, op, x_g, w_g, b_g, operands, shape, attrs)
             results.append(operands.finish(conv, g * group_out))
@@ -202,7 +201,7 @@ class ConvolutionVisitor(NodeVisitor):
         results = []
         for g in range(groups):
             x_g = spatial.slice_axis(graph, nhwc, 3, g * group_in, group_in)
-            w_g = spatial.permute(graph, spatial.slice_axis(graph, weight, 0, g * group_in, group_in), (1, 2, 3, 0))
+            w_g = graph.transpose(spatial.slice_axis(graph, weight, 0, g * group_in, group_in), (1, 2, 3, 0))
             b_g = spatial.slice_axis(graph, operands.bias, 0, g * group_out, group_out)
             shape = [nhwc.shape[0]] + [
                 (i - 1) * s + before + after + k

@@ -2,9 +2,9 @@
 
 import torch
 
-from etarm.operators.pointwise import FloatUnaryVisitor
-from etarm.operators.quantized_lookup import LookupLowering
-from etarm.operators.registry import register
+from etarm.lowering.pointwise import FloatUnaryVisitor
+from etarm.lowering.quantized_lookup import LookupLowering
+from etarm.lowering.registry import register
 
 
 @register

@@ -12,11 +12,11 @@ import math
 
 import tosa_serializer as ts
 
-from etarm.operators import integer_sums
-from etarm.operators import tensor_math as tm
-from etarm.operators.quantized import input_qparams, is_int_spec, is_quantized, write_int32_result
-from etarm.operators.reduction import at_least_1d, dims_reason, dtype_kwarg_reason, reduced_axes
-from etarm.operators.registry import NodeVisitor, register
+from etarm.lowering import integer_sums
+from etarm.lowering import tensor_math as tm
+from etarm.lowering.quantized import input_qparams, is_int_spec, is_quantized, write_int32_result
+from etarm.lowering.reduction import at_least_1d, dims_reason, dtype_kwarg_reason, reduced_axes
+from etarm.lowering.registry import NodeVisitor, register
 
 
 def _shifted(graph, tensor, shift):

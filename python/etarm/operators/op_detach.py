@@ -1,7 +1,7 @@
 """aten.detach (and detach_copy): no TOSA operator (gradients do not exist at inference)."""
 
-from etarm.operators import shapes
-from etarm.operators.registry import NodeVisitor, register
+from etarm.lowering import shapes
+from etarm.lowering.registry import NodeVisitor, register
 
 
 @register

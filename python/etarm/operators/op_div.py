@@ -22,19 +22,20 @@ import numbers
 import torch
 import tosa_serializer as ts
 
-from etarm.operators import float_math, int_math
-from etarm.operators.compose import Composer
-from etarm.operators.dtype_rules import ANY_PROFILE, FLOAT, FP, INT, dtype_reason
-from etarm.operators.elementwise import output_rank
-from etarm.operators.pointwise import integer_division_by_zero_reason, operand_reason
-from etarm.operators.quantized import input_qparams, one_value_constant, rescale, scaled_copy, write_int32_result
-from etarm.operators.quantized_lookup import (
+from etarm.lowering import float_math, int_math
+from etarm.lowering.compose import Composer
+from etarm.lowering.dtype_rules import ANY_PROFILE, FLOAT, FP, INT, dtype_reason
+from etarm.lowering.elementwise import output_rank
+from etarm.lowering.pointwise import integer_division_by_zero_reason, operand_reason
+from etarm.lowering.quantized import input_qparams, one_value_constant, rescale, scaled_copy, write_int32_result
+from etarm.lowering.quantized_lookup import (
     QuantizedBranch,
     binary_function_lookup,
     function_lookup,
     int8_operands_reason,
 )
-from etarm.operators.registry import NodeVisitor, op_name, register
+from etarm.lowering.registry import NodeVisitor, register
+from etarm.op_names import op_name
 
 _MODES = (None, "trunc", "floor")
 # int32 INTDIV, MUL, SUB and logical shifts are in both TOSA 1.0 profiles.

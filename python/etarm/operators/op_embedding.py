@@ -1,7 +1,7 @@
 """aten.embedding: TOSA GATHER of weight rows (padding_idx only matters for gradients)."""
 
-from etarm.operators import indexing, shapes
-from etarm.operators.registry import NodeVisitor, register
+from etarm.lowering import indexing, shapes
+from etarm.lowering.registry import NodeVisitor, register
 
 
 @register

@@ -6,9 +6,9 @@ Compares in torch's promoted type; int32 without the INT profile is composed exa
 import torch
 import tosa_serializer as ts
 
-from etarm.operators.dtype_rules import ALL_KINDS
-from etarm.operators.pointwise import ComparisonVisitor
-from etarm.operators.registry import register
+from etarm.lowering.dtype_rules import ALL_KINDS
+from etarm.lowering.pointwise import ComparisonVisitor
+from etarm.lowering.registry import register
 
 
 @register

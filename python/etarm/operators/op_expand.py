@@ -1,7 +1,7 @@
 """aten.expand (and expand_copy): leading size-1 axes by RESHAPE, then TOSA TILE of the size-1 axes."""
 
-from etarm.operators import shapes
-from etarm.operators.registry import NodeVisitor, register
+from etarm.lowering import shapes
+from etarm.lowering.registry import NodeVisitor, register
 
 
 @register

@@ -2,8 +2,8 @@
 
 import torch
 
-from etarm.operators.constant_ops import ConstantVisitor
-from etarm.operators.registry import register
+from etarm.lowering.constant_ops import ConstantVisitor
+from etarm.lowering.registry import register
 
 
 @register

@@ -1,7 +1,7 @@
 """aten.flip: one TOSA REVERSE per flipped axis."""
 
-from etarm.operators import shapes
-from etarm.operators.registry import NodeVisitor, register
+from etarm.lowering import shapes
+from etarm.lowering.registry import NodeVisitor, register
 
 
 @register

@@ -6,9 +6,9 @@ Quantized (INT): a lookup of torch.fmod (pointwise.ModuloVisitor); two int16 ten
 
 import torch
 
-from etarm.operators import int_math
-from etarm.operators.pointwise import ModuloVisitor
-from etarm.operators.registry import register
+from etarm.lowering import int_math
+from etarm.lowering.pointwise import ModuloVisitor
+from etarm.lowering.registry import register
 
 
 @register

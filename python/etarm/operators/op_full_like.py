@@ -1,7 +1,7 @@
 """aten.full_like (zeros_like, ones_like, ...): a constant of the input's shape."""
 
-from etarm.operators.constant_ops import ConstantVisitor
-from etarm.operators.registry import register
+from etarm.lowering.constant_ops import ConstantVisitor
+from etarm.lowering.registry import register
 
 
 @register

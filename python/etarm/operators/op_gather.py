@@ -1,7 +1,7 @@
 """aten.gather (torch.gather): TOSA GATHER of single elements (see indexing.gather_elements)."""
 
-from etarm.operators import indexing, shapes
-from etarm.operators.registry import NodeVisitor, register
+from etarm.lowering import indexing, shapes
+from etarm.lowering.registry import NodeVisitor, register
 
 
 @register

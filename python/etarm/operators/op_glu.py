@@ -8,13 +8,13 @@ TABLE, within ~2**-14), multiplies the centred a, and one RESCALE writes the out
 import torch
 import tosa_serializer as ts
 
-from etarm.operators.compose import Composer
-from etarm.operators.pointwise import FloatUnaryVisitor
-from etarm.operators.quantized import input_qparams, int16_table_values, rescale, write_int32_result
-from etarm.operators.quantized_lookup import LookupLowering, int32_lookup
-from etarm.operators.registry import register
-from etarm.tosa.graph import TosaGraph, TosaTensor
-from etarm.tosa.quant_params import QuantParams
+from etarm.lowering.compose import Composer
+from etarm.lowering.pointwise import FloatUnaryVisitor
+from etarm.lowering.quantized import input_qparams, int16_table_values, rescale, write_int32_result
+from etarm.lowering.quantized_lookup import LookupLowering, int32_lookup
+from etarm.lowering.registry import register
+from etarm.tosa_ir.graph import TosaGraph, TosaTensor
+from etarm.tosa_ir.quant_params import QuantParams
 
 # sigmoid(b) as int32 in steps of 2**-22: times an int8 |a - zp| < 2**9 it stays in int32.
 _SIGMOID_BITS = 22

@@ -1,10 +1,10 @@
 """aten.hardtanh (relu6 too): TOSA CLAMP to [min_val, max_val]; quantized (INT), a CLAMP in
 the output's integer domain (clamping.py)."""
 
-from etarm.operators.clamping import bound_reason, define_clamp
-from etarm.operators.pointwise import FloatUnaryVisitor
-from etarm.operators.quantized import QuantizedLowering
-from etarm.operators.registry import register
+from etarm.lowering.clamping import bound_reason, define_clamp
+from etarm.lowering.pointwise import FloatUnaryVisitor
+from etarm.lowering.quantized import QuantizedLowering
+from etarm.lowering.registry import register
 
 
 def _bounds(node):

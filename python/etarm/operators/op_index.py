@@ -6,8 +6,8 @@ that combines them) and boolean masks stay on CPU.
 
 import torch
 
-from etarm.operators import indexing, shapes
-from etarm.operators.registry import NodeVisitor, register
+from etarm.lowering import indexing, shapes
+from etarm.lowering.registry import NodeVisitor, register
 
 
 def indexed_axis(node) -> int | None:

@@ -1,7 +1,7 @@
 """aten.index_select: TOSA GATHER over the values seen as [outer, axis, inner]."""
 
-from etarm.operators import indexing, shapes
-from etarm.operators.registry import NodeVisitor, register
+from etarm.lowering import indexing, shapes
+from etarm.lowering.registry import NodeVisitor, register
 
 
 @register

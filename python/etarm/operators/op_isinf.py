@@ -2,9 +2,9 @@
 
 import torch
 
-from etarm.operators.float_math import INF
-from etarm.operators.pointwise import FloatTestVisitor
-from etarm.operators.registry import register
+from etarm.lowering.float_math import INF
+from etarm.lowering.pointwise import FloatTestVisitor
+from etarm.lowering.registry import register
 
 
 @register

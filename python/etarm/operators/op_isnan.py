@@ -3,8 +3,8 @@ are never NaN (all false)."""
 
 import torch
 
-from etarm.operators.pointwise import FloatTestVisitor
-from etarm.operators.registry import register
+from etarm.lowering.pointwise import FloatTestVisitor
+from etarm.lowering.registry import register
 
 
 @register

@@ -6,9 +6,9 @@ cheaper than the comparison, two rescales and a select of the integer form.
 
 import torch.nn.functional as F
 
-from etarm.operators.pointwise import FloatUnaryVisitor
-from etarm.operators.quantized_lookup import LookupLowering
-from etarm.operators.registry import register
+from etarm.lowering.pointwise import FloatUnaryVisitor
+from etarm.lowering.quantized_lookup import LookupLowering
+from etarm.lowering.registry import register
 
 
 def _slope(node) -> float:

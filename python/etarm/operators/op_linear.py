@@ -14,12 +14,11 @@ import math
 import torch
 import tosa_serializer as ts
 
-from etarm.operators import quantized_products as qp
-from etarm.operators import spatial
-from etarm.operators import tensor_math as tm
-from etarm.operators.matmul import batched_matmul, operands_reason
-from etarm.operators.quantized import is_int_spec, is_quantized
-from etarm.operators.registry import NodeVisitor, register
+from etarm.lowering import quantized_products as qp
+from etarm.lowering import tensor_math as tm
+from etarm.lowering.matmul import batched_matmul, operands_reason
+from etarm.lowering.quantized import is_int_spec, is_quantized
+from etarm.lowering.registry import NodeVisitor, register
 
 
 def _quantized_reason(node) -> str | None:
@@ -57,7 +56,7 @@ class LinearVisitor(NodeVisitor):
             return
         x = graph.value(node.args[0])
         weight_t = tm.swap_last_two(graph, graph.value(node.args[1]))  # [K, O]
-        rows = tm.to_rank(graph, x, 2) if x.rank == 1 else x
+        rows = graph.to_rank(x, 2) if x.rank == 1 else x
         result = batched_matmul(graph, rows, weight_t)
         bias = tm.argument(node, 2, "bias")
         if bias is not None:
@@ -72,7 +71,7 @@ class LinearVisitor(NodeVisitor):
         acc = qp.accumulation(node, 0, 1)
         bias = qp.bias(graph, node, 2, acc, out_features)
         nhwc = graph.reshape(x, (1, rows, 1, inner))
-        ohwi = spatial.reshape(graph, weight, (out_features, 1, 1, inner))
+        ohwi = graph.reshape(weight, (out_features, 1, 1, inner))
         attrs = ([0, 0, 0, 0], [1, 1], [1, 1], False, acc.dtype)
         inputs = [nhwc, ohwi, bias, *acc.zero_points(graph, nhwc.dtype, ohwi.dtype)]
         product = graph.emit(ts.Op.CONV2D, inputs, (1, rows, 1, out_features), acc.dtype, *attrs)

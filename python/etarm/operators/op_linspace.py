@@ -3,8 +3,8 @@ computed by torch itself, so it matches torch's rounding exactly."""
 
 import torch
 
-from etarm.operators.constant_ops import ConstantVisitor
-from etarm.operators.registry import register
+from etarm.lowering.constant_ops import ConstantVisitor
+from etarm.lowering.registry import register
 
 
 @register

@@ -2,8 +2,8 @@
 
 import tosa_serializer as ts
 
-from etarm.operators.logic import LogicalVisitor
-from etarm.operators.registry import register
+from etarm.lowering.logic import LogicalVisitor
+from etarm.lowering.registry import register
 
 
 @register

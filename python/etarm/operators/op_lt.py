@@ -5,9 +5,9 @@ Compares in torch's promoted type; int32 without the INT profile is composed exa
 
 import torch
 
-from etarm.operators.dtype_rules import FLOAT_OR_INT
-from etarm.operators.pointwise import ComparisonVisitor
-from etarm.operators.registry import register
+from etarm.lowering.dtype_rules import FLOAT_OR_INT
+from etarm.lowering.pointwise import ComparisonVisitor
+from etarm.lowering.registry import register
 
 
 @register

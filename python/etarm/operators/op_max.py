@@ -3,8 +3,8 @@
 (The binary aten.maximum is a different operator.)
 """
 
-from etarm.operators.reduction import ExtremeVisitor
-from etarm.operators.registry import register
+from etarm.lowering.reduction import ExtremeVisitor
+from etarm.lowering.registry import register
 
 
 @register

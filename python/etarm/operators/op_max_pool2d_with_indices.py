@@ -5,9 +5,9 @@ Only the values are lowered: a node whose indices are used stays on CPU.
 
 import operator
 
-from etarm.operators import pooling
-from etarm.operators.registry import register
-from etarm.tosa.mapping import tosa_dtype
+from etarm.lowering import pooling
+from etarm.lowering.registry import register
+from etarm.tosa_ir.mapping import tosa_dtype
 
 
 @register

@@ -4,11 +4,11 @@ composed exactly (int_math). Quantized (INT): MAXIMUM of the widened integers (q
 
 import tosa_serializer as ts
 
-from etarm.operators.dtype_rules import FLOAT_OR_INT
-from etarm.operators.pointwise import BinaryVisitor
-from etarm.operators.quantized_extrema import quantized_extremum
-from etarm.operators.quantized_lookup import QuantizedBranch
-from etarm.operators.registry import register
+from etarm.lowering.dtype_rules import FLOAT_OR_INT
+from etarm.lowering.pointwise import BinaryVisitor
+from etarm.lowering.quantized_extrema import quantized_extremum
+from etarm.lowering.quantized_lookup import QuantizedBranch
+from etarm.lowering.registry import register
 
 
 @register

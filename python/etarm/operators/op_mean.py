@@ -4,10 +4,10 @@ Quantized: REDUCE_SUM of the int32 ``q - zero_point``, then one RESCALE by
 ``input scale / (N * output scale)`` (reduction.lower_quantized_sum).
 """
 
-from etarm.operators.quantized import is_int_spec, is_quantized
-from etarm.operators.reduction import lower_quantized_sum, lower_reduction, quantized_sum_reason, reduction_reason
-from etarm.operators.registry import NodeVisitor, register
-from etarm.operators.tensor_math import argument
+from etarm.lowering.quantized import is_int_spec, is_quantized
+from etarm.lowering.reduction import lower_quantized_sum, lower_reduction, quantized_sum_reason, reduction_reason
+from etarm.lowering.registry import NodeVisitor, register
+from etarm.lowering.tensor_math import argument
 
 
 @register

@@ -6,10 +6,10 @@ softplus and the product with no quantization between them, which INT cannot tak
 
 import torch
 
-from etarm.operators import float_math
-from etarm.operators.pointwise import FloatUnaryVisitor
-from etarm.operators.quantized_lookup import LookupLowering
-from etarm.operators.registry import register
+from etarm.lowering import float_math
+from etarm.lowering.pointwise import FloatUnaryVisitor
+from etarm.lowering.quantized_lookup import LookupLowering
+from etarm.lowering.registry import register
 
 _SOFTPLUS_THRESHOLD = 20.0
 

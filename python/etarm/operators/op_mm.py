@@ -1,10 +1,10 @@
 """aten.mm: one rank-3 MATMUL ([1, M, K] x [1, K, N]); quantized (INT), MATMUL with the zero
 points into int32 (int48) and one RESCALE (matmul.quantized_matmul)."""
 
-from etarm.operators import tensor_math as tm
-from etarm.operators.matmul import batched_matmul, operands_reason, quantized_matmul, quantized_operands_reason
-from etarm.operators.quantized import is_int_spec, is_quantized
-from etarm.operators.registry import NodeVisitor, register
+from etarm.lowering import tensor_math as tm
+from etarm.lowering.matmul import batched_matmul, operands_reason, quantized_matmul, quantized_operands_reason
+from etarm.lowering.quantized import is_int_spec, is_quantized
+from etarm.lowering.registry import NodeVisitor, register
 
 
 @register

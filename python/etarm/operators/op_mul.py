@@ -6,9 +6,9 @@ Quantized: an int32 MUL of the operands minus their zero points, rescaled by
 
 import tosa_serializer as ts
 
-from etarm.operators.elementwise import binary
-from etarm.operators.quantized import is_quantized, multiply
-from etarm.operators.registry import NodeVisitor, register
+from etarm.lowering.elementwise import binary
+from etarm.lowering.quantized import is_quantized, multiply
+from etarm.lowering.registry import NodeVisitor, register
 
 
 @register

@@ -10,12 +10,12 @@ rounding shift) and ADD, then one RESCALE into the output (normalization.write_a
 import numpy as np
 import tosa_serializer as ts
 
-from etarm.operators import tensor_math as tm
-from etarm.operators import fixed_point as fx
-from etarm.operators.normalization import optional_operand_reason, quantized_parameter, spread_bound, write_affine
-from etarm.operators.quantized import input_qparams, is_quantized, output_qparams
-from etarm.operators.registry import NodeVisitor, register
-from etarm.tosa.mapping import tosa_dtype
+from etarm.lowering import fixed_point as fx
+from etarm.lowering import tensor_math as tm
+from etarm.lowering.normalization import optional_operand_reason, quantized_parameter, spread_bound, write_affine
+from etarm.lowering.quantized import input_qparams, is_quantized, output_qparams
+from etarm.lowering.registry import NodeVisitor, register
+from etarm.tosa_ir.mapping import tosa_dtype
 
 
 def _folded_terms(graph, weight, bias, mean, var, eps, channels):
@@ -36,7 +36,7 @@ def _folded_terms(graph, weight, bias, mean, var, eps, channels):
 
 def _runtime_terms(graph, weight, bias, mean, var, eps, shape, dtype):
     def vector(operand):
-        return None if operand is None else tm.cast(graph, tm.reshape(graph, graph.value(operand), shape), dtype)
+        return None if operand is None else tm.cast(graph, graph.reshape(graph.value(operand), shape), dtype)
 
     scale = tm.unary(graph, ts.Op.RSQRT, tm.add_scalar(graph, vector(var), eps))
     if weight is not None:

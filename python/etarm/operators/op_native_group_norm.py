@@ -5,8 +5,8 @@ Quantized (INT): lowered whole in int32, exact integer statistics and a fixed-po
 rsqrt (normalization.py); only the normalized output (result 0) is computed.
 """
 
-from etarm.operators import tensor_math as tm
-from etarm.operators.normalization import (
+from etarm.lowering import tensor_math as tm
+from etarm.lowering.normalization import (
     affine,
     channel_vector,
     lower_quantized_norm,
@@ -15,8 +15,8 @@ from etarm.operators.normalization import (
     quantized_parameter,
     standardize,
 )
-from etarm.operators.quantized import is_int_spec, is_quantized
-from etarm.operators.registry import NodeVisitor, register
+from etarm.lowering.quantized import is_int_spec, is_quantized
+from etarm.lowering.registry import NodeVisitor, register
 
 
 @register

@@ -8,8 +8,8 @@ rsqrt (normalization.py); only the normalized output (result 0) is computed.
 
 import math
 
-from etarm.operators import tensor_math as tm
-from etarm.operators.normalization import (
+from etarm.lowering import tensor_math as tm
+from etarm.lowering.normalization import (
     affine,
     channel_vector,
     lower_quantized_norm,
@@ -19,8 +19,8 @@ from etarm.operators.normalization import (
     standardize,
     trailing_flattened,
 )
-from etarm.operators.quantized import is_int_spec, is_quantized
-from etarm.operators.registry import NodeVisitor, register
+from etarm.lowering.quantized import is_int_spec, is_quantized
+from etarm.lowering.registry import NodeVisitor, register
 
 
 @register

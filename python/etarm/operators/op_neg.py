@@ -7,11 +7,11 @@ interpolate, is NEGATE on the integers and a RESCALE to the output's scale if it
 import torch
 import tosa_serializer as ts
 
-from etarm.operators.compose import Composer
-from etarm.operators.dtype_rules import ANY_PROFILE, FLOAT, FP, INT, tensor_args_reason
-from etarm.operators.quantized import input_qparams, output_qparams, requantize
-from etarm.operators.quantized_lookup import QuantizedBranch, function_lookup
-from etarm.operators.registry import NodeVisitor, register
+from etarm.lowering.compose import Composer
+from etarm.lowering.dtype_rules import ANY_PROFILE, FLOAT, FP, INT, tensor_args_reason
+from etarm.lowering.quantized import input_qparams, output_qparams, requantize
+from etarm.lowering.quantized_lookup import QuantizedBranch, function_lookup
+from etarm.lowering.registry import NodeVisitor, register
 
 
 @register

@@ -1,7 +1,7 @@
 """aten.permute (and permute_copy; transpose, t and movedim decompose to it): TOSA TRANSPOSE."""
 
-from etarm.operators import shapes
-from etarm.operators.registry import NodeVisitor, register
+from etarm.lowering import shapes
+from etarm.lowering.registry import NodeVisitor, register
 
 
 @register
@@ -13,4 +13,4 @@ class PermuteVisitor(NodeVisitor):
 
     def define(self, node, graph):
         x = graph.value(node.args[0])
-        graph.bind(node, shapes.transpose(graph, x, shapes.normalize_dims(node.args[1], x.rank)))
+        graph.bind(node, graph.transpose(x, shapes.normalize_dims(node.args[1], x.rank)))

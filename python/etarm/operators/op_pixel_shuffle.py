@@ -2,8 +2,8 @@
 
 import torch
 
-from etarm.operators import spatial
-from etarm.operators.registry import NodeVisitor, register
+from etarm.lowering import spatial
+from etarm.lowering.registry import NodeVisitor, register
 
 
 @register

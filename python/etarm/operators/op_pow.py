@@ -14,11 +14,12 @@ import numbers
 
 import torch
 
-from etarm.operators import float_math
-from etarm.operators.dtype_rules import ANY_PROFILE, FLOAT, FP, INT
-from etarm.operators.pointwise import BinaryVisitor
-from etarm.operators.quantized_lookup import QuantizedBranch, binary_function_lookup, int8_operands_reason
-from etarm.operators.registry import op_name, register
+from etarm.lowering import float_math
+from etarm.lowering.dtype_rules import ANY_PROFILE, FLOAT, FP, INT
+from etarm.lowering.pointwise import BinaryVisitor
+from etarm.lowering.quantized_lookup import QuantizedBranch, binary_function_lookup, int8_operands_reason
+from etarm.lowering.registry import register
+from etarm.op_names import op_name
 
 _MAX_INTEGER_EXPONENT = 16
 

@@ -6,8 +6,9 @@ needs about 9N bits, more than int32 holds beyond three factors, so INT keeps it
 
 import tosa_serializer as ts
 
-from etarm.operators.reduction import lower_reduction, reduction_reason
-from etarm.operators.registry import NodeVisitor, op_name, register
+from etarm.lowering.reduction import lower_reduction, reduction_reason
+from etarm.lowering.registry import NodeVisitor, register
+from etarm.op_names import op_name
 
 
 def _dim(node):

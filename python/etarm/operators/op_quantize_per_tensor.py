@@ -7,9 +7,9 @@ from one set of parameters to the other. A Q of a float tensor is not lowered: t
 partitioner keeps those on CPU (tosa/quantized_support.py).
 """
 
-from etarm.operators.quantized import input_qparams, output_qparams, requantize
-from etarm.operators.registry import NodeVisitor, register
-from etarm.tosa.quant_params import is_dequantize
+from etarm.lowering.quantized import input_qparams, output_qparams, requantize
+from etarm.lowering.registry import NodeVisitor, register
+from etarm.tosa_ir.quant_params import is_dequantize
 
 
 @register

@@ -1,11 +1,11 @@
 """aten.relu: TOSA CLAMP to [0, inf] (NaN propagates as in torch); quantized (INT), a CLAMP
 in the output's integer domain (clamping.py)."""
 
-from etarm.operators.clamping import define_clamp
-from etarm.operators.float_math import INF
-from etarm.operators.pointwise import FloatUnaryVisitor
-from etarm.operators.quantized import QuantizedLowering
-from etarm.operators.registry import register
+from etarm.lowering.clamping import define_clamp
+from etarm.lowering.float_math import INF
+from etarm.lowering.pointwise import FloatUnaryVisitor
+from etarm.lowering.quantized import QuantizedLowering
+from etarm.lowering.registry import register
 
 
 @register

@@ -8,9 +8,9 @@ Quantized (INT): a lookup of torch.remainder (pointwise.ModuloVisitor); two int1
 
 import torch
 
-from etarm.operators import int_math
-from etarm.operators.pointwise import ModuloVisitor
-from etarm.operators.registry import register
+from etarm.lowering import int_math
+from etarm.lowering.pointwise import ModuloVisitor
+from etarm.lowering.registry import register
 
 
 @register

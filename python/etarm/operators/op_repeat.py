@@ -1,7 +1,7 @@
 """aten.repeat (torch.Tensor.repeat / tile): leading size-1 axes by RESHAPE, then TOSA TILE."""
 
-from etarm.operators import shapes
-from etarm.operators.registry import NodeVisitor, register
+from etarm.lowering import shapes
+from etarm.lowering.registry import NodeVisitor, register
 
 
 @register

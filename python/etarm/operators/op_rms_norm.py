@@ -9,8 +9,8 @@ import math
 
 import torch
 
-from etarm.operators import tensor_math as tm
-from etarm.operators.normalization import (
+from etarm.lowering import tensor_math as tm
+from etarm.lowering.normalization import (
     affine,
     channel_vector,
     lower_quantized_norm,
@@ -20,8 +20,8 @@ from etarm.operators.normalization import (
     rms_scale,
     trailing_flattened,
 )
-from etarm.operators.quantized import is_int_spec, is_quantized
-from etarm.operators.registry import NodeVisitor, register
+from etarm.lowering.quantized import is_int_spec, is_quantized
+from etarm.lowering.registry import NodeVisitor, register
 
 
 def _eps(node):

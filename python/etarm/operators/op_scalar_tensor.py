@@ -1,7 +1,7 @@
 """aten.scalar_tensor: a rank-0 constant."""
 
-from etarm.operators.constant_ops import ConstantVisitor
-from etarm.operators.registry import register
+from etarm.lowering.constant_ops import ConstantVisitor
+from etarm.lowering.registry import register
 
 
 @register

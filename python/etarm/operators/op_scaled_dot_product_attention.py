@@ -15,12 +15,12 @@ import numpy as np
 import torch
 import tosa_serializer as ts
 
-from etarm.operators import tensor_math as tm
-from etarm.operators.integer_attention import lower_quantized_attention, quantized_attention_reason
-from etarm.operators.matmul import batched_matmul, operands_reason
-from etarm.operators.quantized import is_int_spec, is_quantized
-from etarm.operators.reduction import softmax
-from etarm.operators.registry import NodeVisitor, register
+from etarm.lowering import tensor_math as tm
+from etarm.lowering.integer_attention import lower_quantized_attention, quantized_attention_reason
+from etarm.lowering.matmul import batched_matmul, operands_reason
+from etarm.lowering.quantized import is_int_spec, is_quantized
+from etarm.lowering.reduction import softmax
+from etarm.lowering.registry import NodeVisitor, register
 
 _MASK_INDEX, _DROPOUT_INDEX, _CAUSAL_INDEX = 3, 4, 5
 

@@ -1,7 +1,7 @@
 """aten.select (and select_copy): TOSA SLICE of one element, RESHAPE drops the axis."""
 
-from etarm.operators import shapes
-from etarm.operators.registry import NodeVisitor, register
+from etarm.lowering import shapes
+from etarm.lowering.registry import NodeVisitor, register
 
 
 @register

@@ -2,9 +2,9 @@
 
 import torch
 
-from etarm.operators.pointwise import FloatUnaryVisitor
-from etarm.operators.quantized import TableLowering
-from etarm.operators.registry import register
+from etarm.lowering.pointwise import FloatUnaryVisitor
+from etarm.lowering.quantized import TableLowering
+from etarm.lowering.registry import register
 
 
 @register

@@ -1,8 +1,8 @@
 """aten.slice (and slice_copy): TOSA SLICE; steps > 1 cut the span and pick one column of a RESHAPE."""
 
-from etarm.operators import shapes
-from etarm.operators.registry import NodeVisitor, register
-from etarm.operators.tensor_math import argument
+from etarm.lowering import shapes
+from etarm.lowering.registry import NodeVisitor, register
+from etarm.lowering.tensor_math import argument
 
 
 def slice_arguments(node):

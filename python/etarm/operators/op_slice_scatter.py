@@ -1,9 +1,9 @@
 """aten.slice_scatter: CONCAT of the untouched parts and ``src``; steps > 1 interleave ``src``
 into one column of the reshaped span (see shapes.put_strided)."""
 
-from etarm.operators import shapes
-from etarm.operators.registry import NodeVisitor, register
-from etarm.operators.tensor_math import argument
+from etarm.lowering import shapes
+from etarm.lowering.registry import NodeVisitor, register
+from etarm.lowering.tensor_math import argument
 
 
 def scatter_arguments(node):

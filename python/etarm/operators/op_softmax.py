@@ -4,10 +4,10 @@ Quantized (INT): lowered whole in int32 (integer_softmax.py: byte-wise exp TABLE
 fixed-point reciprocal, one RESCALE into the output), within ~1 LSB of the float softmax.
 """
 
-from etarm.operators.integer_softmax import lower_quantized_softmax, quantized_softmax_reason
-from etarm.operators.quantized import is_int_spec, is_quantized
-from etarm.operators.reduction import lower_softmax, softmax_reason
-from etarm.operators.registry import NodeVisitor, register
+from etarm.lowering.integer_softmax import lower_quantized_softmax, quantized_softmax_reason
+from etarm.lowering.quantized import is_int_spec, is_quantized
+from etarm.lowering.reduction import lower_softmax, softmax_reason
+from etarm.lowering.registry import NodeVisitor, register
 
 
 @register

@@ -2,9 +2,9 @@
 
 import operator
 
-from etarm.operators import shapes
-from etarm.operators.registry import NodeVisitor, register
-from etarm.operators.tensor_math import argument
+from etarm.lowering import shapes
+from etarm.lowering.registry import NodeVisitor, register
+from etarm.lowering.tensor_math import argument
 
 
 @register

@@ -1,7 +1,7 @@
 """aten.squeeze (every overload, copy variants included): TOSA RESHAPE to the result's shape."""
 
-from etarm.operators import shapes
-from etarm.operators.registry import NodeVisitor, register
+from etarm.lowering import shapes
+from etarm.lowering.registry import NodeVisitor, register
 
 
 @register

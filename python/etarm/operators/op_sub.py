@@ -5,8 +5,8 @@ Quantized: as add (additive.py, operators/quantized.py), with SUB on the common 
 
 import tosa_serializer as ts
 
-from etarm.operators.additive import AdditiveVisitor
-from etarm.operators.registry import register
+from etarm.lowering.additive import AdditiveVisitor
+from etarm.lowering.registry import register
 
 
 @register

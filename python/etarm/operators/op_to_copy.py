@@ -8,8 +8,9 @@ Otherwise torch's conversion semantics via ``Composer.convert``: float->int trun
 
 import torch
 
-from etarm.operators.compose import Composer, conversion_reason
-from etarm.operators.registry import NodeVisitor, op_name, register
+from etarm.lowering.compose import Composer, conversion_reason
+from etarm.lowering.registry import NodeVisitor, register
+from etarm.op_names import op_name
 
 _CONTIGUOUS_ONLY = "only contiguous memory format"
 

@@ -2,8 +2,8 @@
 
 import torch
 
-from etarm.operators.registry import register
-from etarm.operators.triangle import TriangleVisitor
+from etarm.lowering.registry import register
+from etarm.lowering.triangle import TriangleVisitor
 
 
 @register

@@ -3,9 +3,9 @@
 Quantized: integer RESIZE BILINEAR and one RESCALE (resize.lower_quantized_bilinear).
 """
 
-from etarm.operators import resize
-from etarm.operators.registry import register
-from etarm.operators.spatial import call_arguments
+from etarm.lowering import resize
+from etarm.lowering.registry import register
+from etarm.lowering.spatial import call_arguments
 
 
 @register

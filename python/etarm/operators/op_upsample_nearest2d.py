@@ -1,8 +1,8 @@
 """aten.upsample_nearest2d (interpolate mode="nearest"): TOSA RESIZE NEAREST."""
 
-from etarm.operators import resize
-from etarm.operators.registry import register
-from etarm.operators.spatial import call_arguments
+from etarm.lowering import resize
+from etarm.lowering.registry import register
+from etarm.lowering.spatial import call_arguments
 
 
 @register

@@ -2,9 +2,9 @@
 
 import torch
 
-from etarm.operators import resize
-from etarm.operators.registry import register
-from etarm.operators.spatial import call_arguments
+from etarm.lowering import resize
+from etarm.lowering.registry import register
+from etarm.lowering.spatial import call_arguments
 
 
 @register

@@ -4,10 +4,10 @@ Quantized (INT): exact integer deviations N x - sum(x), their squares summed on 
 one RESCALE into the output (normalization.lower_quantized_variance).
 """
 
-from etarm.operators.normalization import lower_quantized_variance_node, quantized_variance_reason
-from etarm.operators.quantized import is_int_spec, is_quantized
-from etarm.operators.reduction import lower_variance, variance_reason
-from etarm.operators.registry import NodeVisitor, register
+from etarm.lowering.normalization import lower_quantized_variance_node, quantized_variance_reason
+from etarm.lowering.quantized import is_int_spec, is_quantized
+from etarm.lowering.reduction import lower_variance, variance_reason
+from etarm.lowering.registry import NodeVisitor, register
 
 
 @register

@@ -8,11 +8,11 @@ and the result share their parameters (the quantizer's choice), so SELECT moves 
 import torch
 import tosa_serializer as ts
 
-from etarm.operators.compose import Composer
-from etarm.operators.dtype_rules import ALL_KINDS, PRO_INT, SMALL_INT, dtype_reason
-from etarm.operators.pointwise import operand_reason
-from etarm.operators.quantized import is_int_spec, is_quantized
-from etarm.operators.registry import NodeVisitor, register
+from etarm.lowering.compose import Composer
+from etarm.lowering.dtype_rules import ALL_KINDS, PRO_INT, SMALL_INT, dtype_reason
+from etarm.lowering.pointwise import operand_reason
+from etarm.lowering.quantized import is_int_spec, is_quantized
+from etarm.lowering.registry import NodeVisitor, register
 
 _RULE = {**ALL_KINDS, SMALL_INT: PRO_INT}
 

@@ -17,7 +17,7 @@ from torch.export.graph_signature import InputKind
 
 from etarm.passes.dtype_casts import aten_name, value_dtype
 from etarm.passes.int64_narrowing import Int64Narrowing, Int64NarrowingPass
-from etarm.tosa.mapping import fits_int32
+from etarm.tosa_ir.mapping import fits_int32
 
 
 def _always(node: torch.fx.Node) -> list:
@@ -61,6 +61,8 @@ _LIFTED_KINDS = (InputKind.CONSTANT_TENSOR, InputKind.BUFFER, InputKind.PARAMETE
 
 
 class ConvertInt64ConstOpsToInt32Pass(Int64NarrowingPass):
+    """Makes int64 constants and creation ops whose values fit int32 produce int32 (TOSA has no int64)."""
+
     def narrow(
         self, graph_module: torch.fx.GraphModule, program: ExportedProgram | None, narrowing: Int64Narrowing
     ) -> None:

@@ -59,6 +59,8 @@ def _is_cast_to_int64(node: torch.fx.Node) -> bool:
 
 
 class ConvertInt64OutputOpsToInt32Pass(Int64NarrowingPass):
+    """Narrows int64 results of casts and index ops (argmax, ...) to int32."""
+
     def narrow(
         self, graph_module: torch.fx.GraphModule, program: ExportedProgram | None, narrowing: Int64Narrowing
     ) -> None:

@@ -14,11 +14,13 @@ from __future__ import annotations
 import torch
 from torch.export import ExportedProgram
 
-from etarm.passes.program_pass import ProgramPass
-from etarm.tosa.quant_params import is_dequantize
+from etarm.passes.base import ProgramPass
+from etarm.tosa_ir.quant_params import is_dequantize
 
 
 class DuplicateSharedDequantizersPass(ProgramPass):
+    """Gives every consumer of a shared dequantize node its own copy, so each can be partitioned alone."""
+
     def transform(self, graph_module: torch.fx.GraphModule, program: ExportedProgram | None) -> bool:
         graph = graph_module.graph
         changed = False

@@ -16,9 +16,9 @@ from executorch.backends.transforms.utils import create_constant_placeholder, de
 from torch.export import ExportedProgram
 from torch.export.graph_signature import InputKind
 
-from etarm.operators.registry import op_name
+from etarm.op_names import op_name
+from etarm.passes.base import PartitionPass
 from etarm.passes.fold_quantize_nodes import constant_reader
-from etarm.passes.pass_manager import GraphPass
 
 _BATCH_NORM = "aten._native_batch_norm_legit_no_training.default"
 _CONVOLUTION = "aten.convolution.default"
@@ -35,8 +35,10 @@ def _normalized_output(batch_norm: torch.fx.Node) -> torch.fx.Node | None:
     return next((u for u in users if u.args[1] == 0), None)
 
 
-class FoldBatchNormIntoConvolution(GraphPass):
-    def run(self, program: ExportedProgram) -> None:
+class FoldBatchNormIntoConvolution(PartitionPass):
+    """Folds an inference batch norm that follows a convolution into its weights and bias."""
+
+    def rewrite(self, program: ExportedProgram) -> None:
         read = constant_reader(program)
         graph = program.graph_module.graph
         for batch_norm in [n for n in graph.nodes if n.op == "call_function" and op_name(n.target) == _BATCH_NORM]:

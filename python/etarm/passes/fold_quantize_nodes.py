@@ -2,7 +2,7 @@
 
 A partition of a PT2E-quantized model reads int8/int16 tensors and runs each float
 op between dequantize (DQ) and quantize (Q) nodes. This pass removes every Q/DQ
-node, records its parameters on the neighbouring op (etarm.tosa.quant_params), and
+node, records its parameters on the neighbouring op (etarm.tosa_ir.quant_params), and
 rewires the ops onto the integer tensors, so visitors see ``int -> op -> int`` with
 the scale and zero point of each side in ``node.meta``. The op's ``meta["val"]``
 takes the integer dtype, so ``graph.out(node)`` creates an integer tensor.
@@ -17,8 +17,8 @@ from executorch.exir._program_utils import _get_updated_graph_signature
 from torch.export import ExportedProgram
 
 from etarm.errors import EtarmError
-from etarm.passes.pass_manager import GraphPass
-from etarm.tosa.quant_params import (
+from etarm.passes.base import PartitionPass
+from etarm.tosa_ir.quant_params import (
     OUTPUT_QPARAMS,
     QuantParams,
     flat_args,
@@ -71,8 +71,10 @@ def _set_output(node: torch.fx.Node, index: int, qparams: QuantParams) -> None:
     set_output_qparams(node, index, qparams)
 
 
-class FoldQuantizeNodes(GraphPass):
-    def run(self, program: ExportedProgram) -> None:
+class FoldQuantizeNodes(PartitionPass):
+    """Removes Q/DQ nodes, recording their parameters on the ops, which then read and write integers."""
+
+    def rewrite(self, program: ExportedProgram) -> None:
         graph = program.graph_module.graph
         read_constant = constant_reader(program)
         for dq in [n for n in graph.nodes if is_dequantize(n)]:

@@ -18,6 +18,8 @@ from etarm.passes.int64_narrowing import Int64Narrowing, Int64NarrowingPass
 
 
 class InsertInt32CastsAfterInt64PlaceholdersPass(Int64NarrowingPass):
+    """Casts int64 graph inputs to int32 right after they enter."""
+
     def narrow(
         self, graph_module: torch.fx.GraphModule, program: ExportedProgram | None, narrowing: Int64Narrowing
     ) -> None:

@@ -18,10 +18,12 @@ from typing import Callable
 import torch
 from torch.export import ExportedProgram
 
+import etarm.operators  # noqa: F401  (registers every visitor: rejection_reason asks them)
+from etarm.lowering.registry import rejection_reason
+from etarm.passes.base import ProgramPass
 from etarm.passes.dtype_casts import NARROWING_CAST, RESTORING_CAST, insert_cast, value_dtype
 from etarm.passes.fake_values import compute_value, fake_mode_of, same_types
-from etarm.passes.program_pass import ProgramPass
-from etarm.tosa.specification import TosaSpecification
+from etarm.tosa_ir.specification import TosaSpecification
 
 DEFAULT_SPEC = "TOSA-1.0+FP"
 
@@ -110,9 +112,6 @@ class Int64Narrowing:
     def _delegable(self, node: torch.fx.Node, value) -> bool:
         if node.target is operator.getitem:
             return True  # follows the multi-output node it reads, like the partitioner does
-        import etarm.operators  # noqa: F401  (registers every visitor; imported late to avoid a cycle)
-        from etarm.operators.registry import rejection_reason
-
         saved = node.meta.get("val")
         node.meta["val"] = value
         try:

@@ -19,8 +19,9 @@ import operator
 import torch
 from torch.export import ExportedProgram
 
-from etarm.passes.pass_manager import GraphPass
-from etarm.tosa.quant_params import (
+from etarm.lowering.quantized_support import is_pass_through
+from etarm.passes.base import PartitionPass
+from etarm.tosa_ir.quant_params import (
     INPUT_QPARAMS,
     QuantParams,
     flat_args,
@@ -30,7 +31,6 @@ from etarm.tosa.quant_params import (
     set_input_qparams,
     set_output_qparams,
 )
-from etarm.tosa.quantized_support import is_pass_through
 
 
 def _give_output(node: torch.fx.Node, qparams: QuantParams) -> None:
@@ -75,8 +75,10 @@ def _spread(node: torch.fx.Node) -> bool:
     return changed
 
 
-class ShareQParams(GraphPass):
-    def run(self, program: ExportedProgram) -> None:
+class ShareQParams(PartitionPass):
+    """Gives ops that pass values through (data movement) the quantization parameters of their neighbours."""
+
+    def rewrite(self, program: ExportedProgram) -> None:
         nodes = [n for n in program.graph.nodes if n.op == "call_function"]
         changed = True
         while changed:

@@ -10,8 +10,8 @@ from __future__ import annotations
 import torch
 from torch.export import ExportedProgram
 
+from etarm.passes.base import ProgramPass
 from etarm.passes.fake_values import compute_value, fake_mode_of, same_types
-from etarm.passes.program_pass import ProgramPass
 
 
 def _moved(tensor: torch.Tensor, device: torch.device) -> torch.Tensor:

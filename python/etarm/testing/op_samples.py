@@ -1,10 +1,10 @@
-"""A small representative quantized module for every operator of the TOSA INT set.
+"""A small representative module for every registered operator (python/etarm/operators).
 
-``SAMPLES`` maps an edge operator name (a registry target whose visitor lowers INT) to
-the ``OpSample`` that exercises it: a module factory and its example inputs. One sample
-often covers several operators (the overloads of an op, or a family of unary functions
-on one input: one output each), so a whole coverage matrix compiles in a few dozen
-compiles. ``edge_ops(op)`` names the operators that stand for ``op`` in the edge graph:
+``SAMPLES`` maps an edge operator name (a registry target) to the ``OpSample`` that
+exercises it: a module factory and its example inputs. One sample often covers several
+operators (the overloads of an op, or a family of unary functions on one input), each
+with an output of its own (output ``i`` is ``ops[i]``'s), so a whole coverage matrix
+(python/etarm/testing/op_coverage.py) compiles in a few dozen compiles. ``edge_ops(op)`` names the operators that stand for ``op`` in the edge graph:
 itself, or what export turns it into (``aten.view.default`` -> ``aten.view_copy.default``,
 ``aten.add.Scalar`` -> ``aten.add.Tensor``), or nothing when export removes it
 (``aten.alias.default``).
@@ -15,6 +15,8 @@ itself, or what export turns it into (``aten.view.default`` -> ``aten.view_copy.
 
 Float inputs are quantized by the flow (PT2E); integer and boolean inputs reach the
 partition as integer data. Inputs are deterministic (seeded by the sample's name).
+``FLOAT_SAMPLES`` holds, for operators that only quantized graphs contain, the float
+module that states them outright (what an FP target meets).
 """
 
 from __future__ import annotations
@@ -66,10 +68,17 @@ class OpSample:
     factory: Callable[[], nn.Module]
     input_specs: tuple[Input, ...]
     renamed: tuple[tuple[str, tuple[str, ...]], ...] = ()  # op -> its edge operators, where they differ
+    fns: tuple[Callable, ...] = ()  # a ``functions`` sample's function of each op
 
     def module(self) -> nn.Module:
         torch.manual_seed(zlib.crc32(self.name.encode()))
         return self.factory().eval()
+
+    def module_of(self, ops) -> nn.Module:
+        """A module with only ``ops``' outputs (a ``functions`` sample), in ``ops``' order."""
+        if not self.fns:
+            raise ValueError(f"sample {self.name} has no separate function per op")
+        return Outputs([self.fns[self.ops.index(op)] for op in ops]).eval()
 
     def inputs(self) -> tuple[torch.Tensor, ...]:
         generator = torch.Generator().manual_seed(zlib.crc32(self.name.encode()))
@@ -95,17 +104,25 @@ def _b(*shape) -> Input:
 _SAMPLES: list[OpSample] = []
 
 
-def sample(name: str, factory: Callable[[], nn.Module], inputs: tuple[Input, ...], ops, renamed=None) -> None:
-    """A sample for ``ops`` (one name or several); ``renamed`` maps an op to its edge operators."""
+def _make_sample(name: str, factory: Callable[[], nn.Module], inputs: tuple[Input, ...], ops, renamed=None, fns=()) -> OpSample:
     ops = (ops,) if isinstance(ops, str) else tuple(ops)
     renamed = tuple((op, tuple(edge)) for op, edge in (renamed or {}).items())
-    _SAMPLES.append(OpSample(name, ops, factory, tuple(inputs), renamed))
+    return OpSample(name, ops, factory, tuple(inputs), renamed, tuple(fns))
+
+
+def sample(name: str, factory: Callable[[], nn.Module], inputs: tuple[Input, ...], ops, renamed=None) -> None:
+    """A sample for ``ops`` (one name or several); ``renamed`` maps an op to its edge operators."""
+    _SAMPLES.append(_make_sample(name, factory, inputs, ops, renamed))
+
+
+def _functions(name: str, inputs: tuple[Input, ...], fns: dict[str, Callable], renamed=None) -> OpSample:
+    functions_of_ops = list(fns.values())
+    return _make_sample(name, lambda: Outputs(functions_of_ops), inputs, list(fns), renamed, functions_of_ops)
 
 
 def functions(name: str, inputs: tuple[Input, ...], fns: dict[str, Callable], renamed=None) -> None:
     """One sample computing ``fns[op](*inputs)`` for each op, each as an output of its own."""
-    items = list(fns.items())
-    sample(name, lambda: Outputs([fn for _op, fn in items]), inputs, [op for op, _fn in items], renamed)
+    _SAMPLES.append(_functions(name, inputs, fns, renamed))
 
 
 X = _f(1, 4, 8, 8)
@@ -299,6 +316,10 @@ functions(
         "aten.min.default": torch.min,
     },
 )  # fmt: skip
+functions(
+    "product", (_f(2, 5, low=0.5, high=1.5),),
+    {"aten.prod.dim_int": lambda x: torch.prod(x, dim=-1), "aten.prod.default": torch.prod},
+)  # fmt: skip
 functions("argmax", (X,), {"aten.argmax.default": lambda x: torch.argmax(x, dim=-1), "aten.argmin.default": lambda x: torch.argmin(x, dim=-1)})
 
 
@@ -461,12 +482,16 @@ class _Embedding(nn.Module):
         super().__init__()
         self.table = nn.Embedding(10, 8)
 
-    def forward(self, ids, x, indices):
-        return self.table(ids), torch.gather(x, 1, ids[:, :4]), x[ids[0]], torch.index_select(x, 1, indices)
+    def forward(self, x, ids, picks, rows, indices):
+        return self.table(ids), torch.gather(x, 1, picks), x[rows], torch.index_select(x, 1, indices)
 
 
+# Each index tensor is an input of its own (an int64 slice of one stays on CPU on FP), after
+# the values: partitions take the quantized input first.
+_IDS = _i(2, 6, low=0, high=10, dtype=torch.int64)
 sample(
-    "indexing", _Embedding, (_i(2, 6, low=0, high=10, dtype=torch.int64), _f(10, 10), _i(3, low=0, high=10)),
+    "indexing", _Embedding,
+    (_f(10, 10), _IDS, _i(2, 4, low=0, high=10, dtype=torch.int64), _i(6, low=0, high=10, dtype=torch.int64), _i(3, low=0, high=10)),
     ("aten.embedding.default", "aten.gather.default", "aten.index.Tensor", "aten.index_select.default"),
 )  # fmt: skip
 
@@ -490,6 +515,14 @@ functions(
 # --- requantize: cat of inputs with different ranges (PT2E requantizes one of them) -------------------
 functions("requantize", (X, Y), {"quantized_decomposed.quantize_per_tensor.default": lambda x, y: torch.cat([x, y * 4], dim=1)})
 
+
+# A float model stating the quantize that PT2E inserts (an FP target never quantizes).
+FLOAT_SAMPLES: dict[str, OpSample] = {
+    "quantized_decomposed.quantize_per_tensor.default": _functions(
+        "explicit_quantize", (X,),
+        {"quantized_decomposed.quantize_per_tensor.default": lambda x: torch.ops.quantized_decomposed.quantize_per_tensor(x, 0.05, 3, -128, 127, torch.int8)},
+    ),
+}  # fmt: skip
 
 SAMPLES: dict[str, OpSample] = {}
 for _sample in _SAMPLES:

@@ -12,17 +12,17 @@ end on the same integer grid, so the difference is counted in output steps (LSB)
 from __future__ import annotations
 
 import dataclasses
-
 import math
 
 import numpy as np
 import torch
 
 from etarm.compiler import CompileResult, compile_model
+from etarm.lowering.quantized_support import INPUT_QUANTIZE_REASON, OUTPUT_DEQUANTIZE_REASON
 from etarm.pte import delegate_payloads
-from etarm.testing.tosa_reference import reference_input, run_tosa
-from etarm.tosa.quant_params import QuantParams
-from etarm.tosa.quantized_support import INPUT_QUANTIZE_REASON, OUTPUT_DEQUANTIZE_REASON
+from etarm.testing.tosa_reference import reference_input
+from etarm.tosa.reference_model import run_tosa
+from etarm.tosa_ir.quant_params import QuantParams
 
 
 @dataclasses.dataclass
@@ -44,12 +44,6 @@ class QuantizedRun:
                 continue
             errors.append(float((got - want).abs().max() / float(qparams.scale)) if got.numel() else 0.0)
         return errors
-
-
-def qparams_from_report(entry: dict) -> QuantParams:
-    return QuantParams(
-        entry["scale"], entry["zero_point"], entry["qmin"], entry["qmax"], getattr(torch, entry["qdtype"])
-    )
 
 
 def _as_list(value) -> list[torch.Tensor]:
@@ -80,7 +74,7 @@ def lower_and_run_quantized(
         if "scale" not in entry:  # integer data (e.g. int64 ids) enters unquantized
             arrays.append(reference_input(tensor))
             continue
-        qparams = qparams_from_report(entry)
+        qparams = QuantParams.from_report(entry)
         input_qparams.append(qparams)
         arrays.append(qparams.quantize(tensor).numpy())
     partition_outputs = run_tosa(payload.data, arrays)
@@ -89,7 +83,7 @@ def lower_and_run_quantized(
     order = [index for _partition, index in report["outputs_from"]]
     outputs = [partition_outputs[index] for index in order]
     entries = [partition["outputs"][index] for index in order]
-    output_qparams = [qparams_from_report(entry) if "scale" in entry else None for entry in entries]
+    output_qparams = [QuantParams.from_report(entry) if "scale" in entry else None for entry in entries]
     dequantized = [
         q.dequantize(torch.from_numpy(np.asarray(o))) if q is not None else torch.from_numpy(np.asarray(o))
         for o, q in zip(outputs, output_qparams)

@@ -8,8 +8,9 @@ import tosa_serializer as ts
 
 from etarm.ethosu.compile_spec import EthosUCompileSpec
 from etarm.ethosu.vela import VelaOutput, run_vela
-from etarm.tosa.graph import TosaGraph, TosaTensor
-from etarm.tosa.specification import TosaSpecification
+from etarm.pte import delegate_payloads
+from etarm.tosa_ir.graph import TosaGraph, TosaTensor
+from etarm.tosa_ir.specification import TosaSpecification
 
 
 def int16_graph() -> TosaGraph:
@@ -39,7 +40,6 @@ def compile_with_vela(graph: TosaGraph, spec: EthosUCompileSpec, directory) -> V
 def compile_pte_partition_with_vela(pte: bytes, targets, directory) -> None:
     """Vela compiles the one TOSA partition of ``pte`` for each Ethos-U target; raises
     VelaError if it refuses it for one."""
-    from etarm.pte import delegate_payloads
 
     (payload,) = delegate_payloads(pte)
     for target in targets:

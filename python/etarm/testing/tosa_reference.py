@@ -6,18 +6,10 @@ import dataclasses
 
 import numpy as np
 import torch
-import tosa_reference_model
 
 from etarm.compiler import CompileResult, compile_model
 from etarm.pte import delegate_payloads
-
-
-def run_tosa(flatbuffer: bytes, inputs: list[np.ndarray]) -> list[np.ndarray]:
-    """Runs a TOSA flatbuffer; raises if the reference model rejects the graph."""
-    outputs, status = tosa_reference_model.run(flatbuffer, inputs)
-    if status != tosa_reference_model.GraphStatus.TOSA_VALID:
-        raise AssertionError(f"TOSA reference model: {status}")
-    return list(outputs)
+from etarm.tosa.reference_model import run_tosa
 
 
 @dataclasses.dataclass

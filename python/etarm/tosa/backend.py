@@ -50,7 +50,7 @@ class TOSABackend(BackendDetails):
     def preprocess(edge_program: ExportedProgram, compile_specs: list[CompileSpec]) -> PreprocessResult:
         spec = TosaCompileSpec.from_list(compile_specs)
         start = time.perf_counter()
-        lowering = lower_to_tosa(edge_program, spec.tosa_spec)
+        lowering = lower_to_tosa(edge_program, spec.tosa_spec, spec.pipeline())
         name = next_artifact_name(spec.intermediates_dir, ".tosa")
         saved = save_intermediate(spec.intermediates_dir, name, lowering.flatbuffer)
         info = partition_info(lowering, time.perf_counter() - start, tosa_file=saved)

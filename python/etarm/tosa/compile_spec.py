@@ -6,7 +6,9 @@ import dataclasses
 
 from executorch.exir.backend.compile_spec_schema import CompileSpec
 
-from etarm.tosa.specification import TosaSpecification
+from etarm.passes.base import Pipeline
+from etarm.tosa.pipeline import tosa_pipeline
+from etarm.tosa_ir.specification import TosaSpecification
 
 TOSA_SPEC_KEY = "tosa_spec"
 INTERMEDIATES_KEY = "intermediates_dir"
@@ -26,6 +28,9 @@ class TosaCompileSpec:
     def dump_intermediate_artifacts_to(self, path: str | None) -> "TosaCompileSpec":
         self.intermediates_dir = path
         return self
+
+    def pipeline(self) -> Pipeline:
+        return tosa_pipeline(self.tosa_spec)
 
     def to_list(self) -> list[CompileSpec]:
         """The key/value form ExecuTorch hands to BackendDetails.preprocess."""

@@ -11,7 +11,7 @@ import torch
 from torch.export import ExportedProgram
 from torch.export.graph_signature import InputKind
 
-from etarm.tosa.mapping import fits_int32
+from etarm.tosa_ir.mapping import fits_int32
 
 _CONSTANT_KINDS = (InputKind.PARAMETER, InputKind.BUFFER, InputKind.CONSTANT_TENSOR)
 

@@ -11,13 +11,13 @@ from torch.export.graph_signature import InputKind
 
 import etarm.operators  # noqa: F401  (registers every visitor)
 from etarm.errors import EtarmError
-from etarm.operators.registry import op_name, visitor_for
-from etarm.passes.pass_manager import tosa_pass_pipeline
-from etarm.tosa.cleanup import clean_up
-from etarm.tosa.graph import TosaGraph
-from etarm.tosa.mapping import tosa_dtype
-from etarm.tosa.quant_params import has_output_qparams, output_qparams
-from etarm.tosa.specification import TosaSpecification
+from etarm.lowering.registry import visitor_for
+from etarm.op_names import op_name
+from etarm.passes.base import Pipeline, Stage
+from etarm.tosa_ir.graph import TosaGraph
+from etarm.tosa_ir.mapping import tosa_dtype
+from etarm.tosa_ir.quant_params import has_output_qparams, output_qparams
+from etarm.tosa_ir.specification import TosaSpecification
 
 
 @dataclasses.dataclass
@@ -49,9 +49,14 @@ def _constant_value(program: ExportedProgram, node: torch.fx.Node) -> torch.Tens
     raise EtarmError(f"unsupported graph input kind {spec.kind} for {node.name}")
 
 
-def lower_to_tosa(program: ExportedProgram, spec: TosaSpecification, int16_internals: bool | None = None) -> TosaLowering:
-    """``int16_internals``: see TosaGraph (default: whether ``spec`` has the int16 extension)."""
-    program = tosa_pass_pipeline(spec).run(program)
+def lower_to_tosa(
+    program: ExportedProgram, spec: TosaSpecification, pipeline: Pipeline, int16_internals: bool | None = None
+) -> TosaLowering:
+    """Runs ``pipeline``'s partition passes, visits every node, then its TOSA passes.
+
+    ``int16_internals``: see TosaGraph (default: whether ``spec`` has the int16 extension).
+    """
+    program = pipeline.run_program(Stage.PARTITION, program)
     graph = TosaGraph(spec, int16_internals)
     inputs, outputs = [], []
     for node in program.graph.nodes:
@@ -78,6 +83,6 @@ def lower_to_tosa(program: ExportedProgram, spec: TosaSpecification, int16_inter
             for result in node.args[0]:
                 graph.mark_output(graph.value(result))
                 outputs.append(_io_entry(result))
-    clean_up(graph)
+    pipeline.run_tosa(Stage.TOSA, graph)
     flatbuffer = graph.serialize()
     return TosaLowering(flatbuffer, inputs, outputs, graph.emitted_ops(), graph)

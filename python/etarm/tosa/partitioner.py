@@ -5,6 +5,7 @@ from __future__ import annotations
 import operator
 from typing import Callable
 
+import executorch.kernels.quantized  # noqa: F401  (Q/DQ nodes left on CPU need their out variants in to_executorch)
 import torch
 from executorch.exir.backend.partitioner import DelegationSpec, Partitioner, PartitionResult
 from executorch.exir.backend.utils import tag_constant_data
@@ -13,12 +14,13 @@ from torch.fx.passes.infra.partitioner import CapabilityBasedPartitioner
 from torch.fx.passes.operator_support import OperatorSupportBase
 
 import etarm.operators  # noqa: F401  (registers every visitor)
-from etarm.operators.registry import op_name, preserved_ops, rejection_reason
+from etarm.lowering.quantized_support import QuantizedRegion, quantization_reason, uses_quantized_region
+from etarm.lowering.registry import preserved_ops, rejection_reason
+from etarm.op_names import op_name
 from etarm.tosa.backend import TOSABackend
 from etarm.tosa.compile_spec import TosaCompileSpec
 from etarm.tosa.int64_constants import int64_constant_check
-from etarm.tosa.quantized_support import QuantizedRegion, quantization_reason, uses_quantized_region
-from etarm.tosa.specification import TosaSpecification
+from etarm.tosa_ir.specification import TosaSpecification
 
 # A node check a user or target adds: returns a reason to keep the node on CPU, or None.
 AdditionalCheck = Callable[[torch.fx.Node, TosaSpecification], "str | None"]

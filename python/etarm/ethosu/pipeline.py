@@ -1,0 +1,56 @@
+"""The passes a model goes through for an Ethos-U NPU, in flow order (``etarm passes -t ethos-u55-128``).
+
+The TOSA INT pipeline, with the composites split before annotation where the quantizer
+asks for it, then the NPU family's rewrites of the lowered TOSA graph (ethosu/passes/),
+each bit-exact, before the TOSA checks and Vela.
+"""
+
+from __future__ import annotations
+
+from etarm.ethosu.npu_rules import is_u55_class
+from etarm.ethosu.passes.extremum_casts_as_rescales import ExtremumCastsAsRescales
+from etarm.ethosu.passes.global_pools_as_sums import GlobalPoolsAsSums
+from etarm.ethosu.passes.narrow_transposes import NarrowTransposes
+from etarm.ethosu.passes.nearest_resizes_as_half_pixel import NearestResizesAsHalfPixel
+from etarm.ethosu.passes.pad_strided_convolutions import PadStridedConvolutions
+from etarm.ethosu.passes.pad_strided_max_pools import PadStridedMaxPools
+from etarm.ethosu.passes.pointwise_rows_as_batch import PointwiseRowsAsBatch
+from etarm.ethosu.passes.reductions_without_transposes import ReductionsWithoutTransposes
+from etarm.ethosu.passes.subsample_strided_convolutions import SubsampleStridedConvolutions
+from etarm.ethosu.passes.sums_in_steps import SumsInSteps
+from etarm.ethosu.passes.transposes_at_lowest_rank import TransposesAtLowestRank
+from etarm.ethosu.passes.trivial_transposes_as_reshapes import TrivialTransposesAsReshapes
+from etarm.passes.base import Pass, Pipeline
+from etarm.passes.split_composites import SplitComposites
+from etarm.tosa.pipeline import tosa_passes
+from etarm.tosa_ir.specification import TosaSpecification
+
+
+def npu_rewrites(family: str) -> list[Pass]:
+    """U55/U65 rewrites make the NPU run what it otherwise could not (strides above 3,
+    2x upsampling, long sums, int32 narrowing); the others only save cycles."""
+    if is_u55_class(family):
+        return [
+            ReductionsWithoutTransposes(family),
+            GlobalPoolsAsSums(family),
+            NarrowTransposes(),
+            TrivialTransposesAsReshapes(),
+            SumsInSteps(),
+            PadStridedConvolutions(),
+            SubsampleStridedConvolutions(),
+            PadStridedMaxPools(),
+            NearestResizesAsHalfPixel(),
+            ExtremumCastsAsRescales(),
+        ]
+    return [
+        ReductionsWithoutTransposes(family),
+        GlobalPoolsAsSums(family),
+        NarrowTransposes(),
+        TrivialTransposesAsReshapes(),
+        TransposesAtLowestRank(),
+        PointwiseRowsAsBatch(),
+    ]
+
+
+def ethosu_pipeline(target: str, family: str, tosa_spec: TosaSpecification) -> Pipeline:
+    return Pipeline(target, [SplitComposites(), *tosa_passes(tosa_spec), *npu_rewrites(family)])

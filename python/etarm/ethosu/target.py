@@ -1,0 +1,40 @@
+"""The Ethos-U target family: Vela's command stream for an Ethos-U55/U65/U85 as the payload."""
+
+from __future__ import annotations
+
+from etarm.ethosu.compile_spec import NPU_TARGETS, EthosUCompileSpec
+from etarm.ethosu.partitioner import EthosUPartitioner
+from etarm.ethosu.quantizer import EthosUQuantizer
+from etarm.ethosu.report import estimates_table
+from etarm.quantization.quantization_config import get_symmetric_quantization_config
+from etarm.target_family import TargetFamily, TargetOption
+
+
+def _compile_spec(target: str, options: dict) -> EthosUCompileSpec:
+    return EthosUCompileSpec(target, system_config=options.get("system_config"), memory_mode=options.get("memory_mode"))
+
+
+def _default_quantizer(spec: EthosUCompileSpec, options: dict) -> EthosUQuantizer:
+    """int8 activations and weights: every Ethos-U runs them; int16 is opt-in (set_global)."""
+    exact = True if options.get("exact_composites") else None
+    return EthosUQuantizer(spec, exact_composites=exact).set_global(get_symmetric_quantization_config())
+
+
+ETHOS_U = TargetFamily(
+    name="Ethos-U",
+    targets=tuple(NPU_TARGETS),
+    description="Vela's command stream, weights and I/O layout as the Ethos-U delegate payload",
+    compile_spec=_compile_spec,
+    partitioner=EthosUPartitioner,
+    default_quantizer=_default_quantizer,
+    options=(
+        TargetOption("system_config", "Ethos-U system configuration (Vela)"),
+        TargetOption("memory_mode", "Ethos-U memory mode (Vela)"),
+        TargetOption(
+            "exact_composites",
+            "Ethos-U55/U65: keep layer norm and attention whole (int32 inside) instead of int8 steps",
+            switch=True,
+        ),
+    ),
+    summary_lines=lambda report: estimates_table(report["partitions"]),
+)

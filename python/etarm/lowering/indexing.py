@@ -1,0 +1,186 @@
+"""Index tensors and TOSA GATHER for the indexing visitors (index_select, embedding, gather, index).
+
+TOSA GATHER reads rows: values ``[N, K, C]`` and int32 indices ``[N, W]`` give ``[N, W, C]``.
+Index tensors arrive as int32 (int64 is narrowed) and must be rearranged to ``[N, W]``:
+constant indices are rearranged at compile time; computed ones with TOSA operators. Those
+operators on int32 belong to the INT profile, so for a spec without it the indices take a
+round trip through fp32 (exact for |index| <= 2**24; ``index_reason`` checks the bound).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Sequence
+
+import numpy as np
+import torch
+import tosa_serializer as ts
+
+from etarm.lowering import shapes
+from etarm.tosa_ir.graph import TosaGraph, TosaTensor
+from etarm.tosa_ir.specification import TosaSpecification
+
+# GATHER values: fp16/fp32 in the FP profile, int8/int16/int32 in the INT profile (no bool).
+_GATHER_PROFILE = shapes.NUMERIC_PROFILE
+INDEX_DTYPES = (torch.int32, torch.int64)
+# Largest axis whose indices survive the fp32 round trip exactly.
+_FP32_EXACT_INDEX = 2**24
+
+
+def values_reason(value, spec: TosaSpecification, what: str = "input") -> str | None:
+    """Why a (fake) tensor cannot be the values of a TOSA GATHER under ``spec``."""
+    if not isinstance(value, torch.Tensor):
+        return f"{what} is not a tensor"
+    if value.numel() == 0:
+        return f"{what} is empty (shape {list(value.shape)})"
+    profile = _GATHER_PROFILE.get(value.dtype)
+    if profile is None:
+        return f"{what} dtype {value.dtype} is not supported by TOSA GATHER"
+    return shapes.profile_reason(value.dtype, profile, spec, what)
+
+
+def index_reason(index, axis_size: int, spec: TosaSpecification, what: str = "index") -> str | None:
+    """Why ``index`` (an fx node) cannot index an axis of ``axis_size`` elements, or None."""
+    if not isinstance(index, torch.fx.Node) or not isinstance(index.meta.get("val"), torch.Tensor):
+        return f"{what} is not a tensor"
+    value = index.meta["val"]
+    if value.dtype not in INDEX_DTYPES:
+        return f"{what} dtype {value.dtype} is not supported (only int32/int64 indices)"
+    if value.numel() == 0:
+        return f"{what} is empty"
+    if axis_size >= 2**31:
+        return f"indexed axis of {axis_size} elements exceeds the int32 index range"
+    if "INT" not in spec.profiles and axis_size > _FP32_EXACT_INDEX:
+        return f"indexed axis of {axis_size} elements is too long for indices without the TOSA INT profile"
+    return None
+
+
+class IndexArithmetic:
+    """Emits the operators that rearrange a computed index tensor, in int32 or fp32.
+
+    With the INT profile the work is done on int32 directly; otherwise the indices are
+    cast to fp32 first (CAST/RESHAPE/TRANSPOSE/TILE/ADD/SELECT on fp32 are FP-profile ops)
+    and cast back to int32 for GATHER only when something had to be done.
+    """
+
+    def __init__(self, graph: TosaGraph, index: TosaTensor):
+        self.graph = graph
+        self.in_fp32 = "INT" not in graph.spec.profiles
+        self.tensor = index
+        self._started = False
+
+    def _working(self) -> TosaTensor:
+        if not self._started:
+            self._started = True
+            if self.in_fp32:
+                self.tensor = self.graph.emit(ts.Op.CAST, [self.tensor], self.tensor.shape, ts.DType.FP32)
+        return self.tensor
+
+    def reshape(self, shape: Sequence[int]) -> None:
+        if tuple(shape) != self.tensor.shape:
+            self.tensor = self.graph.reshape(self._working(), shape)
+
+    def transpose(self, perm: Sequence[int]) -> None:
+        if list(perm) != list(range(self.tensor.rank)):
+            self.tensor = self.graph.transpose(self._working(), perm)
+
+    def tile(self, multiples: Sequence[int]) -> None:
+        if any(m != 1 for m in multiples):
+            self.tensor = shapes.tile(self.graph, self._working(), multiples)
+
+    def wrap_negative(self, axis_size: int) -> None:
+        """Python-style negative indices: ``i < 0`` reads ``i + axis_size``."""
+        graph, t = self.graph, self._working()
+        ones = (1,) * t.rank
+        zero = graph.const([0], t.dtype, shape=ones, stem="zero")
+        size = graph.const([axis_size], t.dtype, shape=ones, stem="axis_size")
+        negative = graph.emit(ts.Op.GREATER, [zero, t], t.shape, ts.DType.BOOL)
+        shifted = graph.emit(ts.Op.ADD, [t, size], t.shape, t.dtype)
+        self.tensor = graph.emit(ts.Op.SELECT, [negative, shifted, t], t.shape, t.dtype)
+
+    def result(self) -> TosaTensor:
+        if self._started and self.in_fp32:
+            return self.graph.emit(ts.Op.CAST, [self.tensor], self.tensor.shape, ts.DType.INT32)
+        return self.tensor
+
+
+def gather_indices(
+    graph: TosaGraph,
+    index: TosaTensor,
+    *,
+    perm: Sequence[int] | None = None,
+    rows: int = 1,
+    repeat: int = 1,
+    wrap_size: int | None = None,
+) -> TosaTensor:
+    """``index`` as GATHER indices ``[rows * repeat, W]``.
+
+    The index is transposed by ``perm`` (if given), reshaped to ``[rows, W]`` and repeated
+    ``repeat`` times along the rows; with ``wrap_size`` negative entries count from the end.
+    """
+    data = graph.constants.get(index.name)
+    if data is not None:
+        array = np.asarray(data, dtype=np.int64).reshape(index.shape)
+        if perm is not None:
+            array = array.transpose(perm)
+        array = array.reshape(rows, -1)
+        if wrap_size is not None:
+            array = np.where(array < 0, array + wrap_size, array)
+        array = np.tile(array, (repeat, 1))
+        return graph.const(array.astype(np.int32), ts.DType.INT32, stem="indices")
+    arithmetic = IndexArithmetic(graph, index)
+    if perm is not None:
+        arithmetic.transpose(perm)
+    arithmetic.reshape((rows, math.prod(index.shape) // rows))
+    if wrap_size is not None:
+        arithmetic.wrap_negative(wrap_size)
+    arithmetic.tile((repeat, 1))
+    return arithmetic.result()
+
+
+def gather(graph: TosaGraph, values: TosaTensor, indices: TosaTensor) -> TosaTensor:
+    """TOSA GATHER: values ``[N, K, C]``, indices ``[N, W]`` -> ``[N, W, C]``."""
+    n, _, c = values.shape
+    return graph.emit(ts.Op.GATHER, [values, indices], (n, indices.shape[1], c), values.dtype)
+
+
+def select_along(graph: TosaGraph, values: TosaTensor, axis: int, index: TosaTensor, wrap_negative: bool = False) -> TosaTensor:
+    """``values`` indexed by the flattened ``index`` along ``axis``: shape ``[outer, W, inner]``.
+
+    This is index_select; embedding and single-tensor aten.index reshape its result.
+    """
+    values = shapes.at_least_1d(graph, values)
+    outer = math.prod(values.shape[:axis])
+    size = values.shape[axis]
+    inner = math.prod(values.shape[axis + 1 :])
+    rows = graph.reshape(values, (outer, size, inner))
+    indices = gather_indices(graph, index, repeat=outer, wrap_size=size if wrap_negative else None)
+    return gather(graph, rows, indices)
+
+
+def gather_elements(graph: TosaGraph, values: TosaTensor, axis: int, index: TosaTensor) -> TosaTensor:
+    """torch.gather: ``out[p] = values[p with p[axis] = index[p]]``, shaped like ``index``.
+
+    Constant indices become flat offsets into ``values`` seen as ``[1, numel, 1]`` (one
+    GATHER). Computed indices need the indexed axis last: ``values`` is transposed and cut
+    to the index's extent so every output element gathers from its own row.
+    """
+    data = graph.constants.get(index.name)
+    if data is not None:
+        array = np.asarray(data, dtype=np.int64).reshape(index.shape)
+        strides = np.array([math.prod(values.shape[d + 1 :]) for d in range(values.rank)], dtype=np.int64)
+        coords = np.indices(index.shape, dtype=np.int64)
+        coords[axis] = array
+        offsets = np.tensordot(strides, coords, axes=1).reshape(1, -1)
+        flat = graph.reshape(values, (1, math.prod(values.shape), 1))
+        picked = gather(graph, flat, graph.const(offsets.astype(np.int32), ts.DType.INT32, stem="indices"))
+        return graph.reshape(picked, index.shape)
+    perm = [d for d in range(values.rank) if d != axis] + [axis]
+    moved = graph.transpose(values, perm)
+    others = tuple(index.shape[d] for d in perm[:-1])
+    moved = shapes.slice_tensor(graph, moved, (0,) * values.rank, others + (values.shape[axis],))
+    rows = math.prod(others)
+    picked = gather(graph, graph.reshape(moved, (rows, values.shape[axis], 1)), gather_indices(graph, index, perm=perm, rows=rows))
+    picked = graph.reshape(picked, others + (index.shape[axis],))
+    inverse = [perm.index(d) for d in range(values.rank)]
+    return graph.transpose(picked, inverse)

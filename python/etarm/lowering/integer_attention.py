@@ -1,0 +1,236 @@
+"""scaled_dot_product_attention on integers (TOSA INT), lowered whole.
+
+Design: one quantized op (q, k, v and a float mask quantized, the output quantized)
+rather than matmul -> softmax -> matmul each rounding to 8/16 bits: the scores stay
+int32 (MATMUL accumulators), masks act on them exactly (a masked score gets -2**30,
+so its exp is exactly 0; a float mask is added on the same grid) and the softmax is
+the int32 one of integer_softmax.py. The probabilities go into the second MATMUL as
+two halves (high and low 8 bits of a Q15 value for int8, of a Q29 value for int16),
+so they carry 15 (29) bits instead of the 8 (16) a quantized softmax output would
+keep: the result is within ~1 LSB of quantize(sdpa(dequantize(q, k, v))).
+
+Where the lowering may compute on int16 inside (``TosaGraph.int16_internals``: the int16
+extension, not Ethos-U55/U65), int8 attention takes its exps from one int16 TABLE when
+the error bound allows (integer_softmax.table_exponentials) and its Q15 weights meet
+``v - zero point`` in ONE int16 MATMUL: transformer block on ethos-u85-256, 27565 ->
+17906 cycles, with none of its 256 outputs off the quantized model's.
+
+The row maximum is a tree of SLICE + MAXIMUM on int32 (Vela takes no int32
+REDUCE_MAX on Ethos-U55). int8 attention runs on Ethos-U55/U85; int16 MATMUL (int48
+accumulators) only on U85; a runtime bool mask needs a CAST from bool, which Vela
+does not take (constant masks, causal ones included, fold into constants).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import torch
+import tosa_serializer as ts
+
+from etarm.lowering import fixed_point as fx
+from etarm.lowering import tensor_math as tm
+from etarm.lowering.integer_softmax import (
+    TABLE_BUDGET,
+    TABLE_MAX_ROW,
+    Exponentials,
+    exponentials,
+    probabilities,
+    table_error,
+    table_exponentials,
+)
+from etarm.lowering.matmul import batched_matmul
+from etarm.lowering.quantized import input_qparams, output_qparams, rescale
+from etarm.lowering.reduction import reduce
+from etarm.lowering.shapes import slice_tensor
+from etarm.tosa_ir.graph import TosaGraph, TosaTensor
+from etarm.tosa_ir.mapping import tosa_dtype
+from etarm.tosa_ir.quant_params import QuantParams, is_dequantize, qdq_dtype
+
+MASK_INDEX, CAUSAL_INDEX = 3, 5
+_PENALTY = 1 << 30  # added (negated) to masked scores, which stay within +-2**28 (+-2**29 with a float mask)
+_SCORE_LIMIT = 1 << 28
+
+
+def _spread(qparams: QuantParams) -> int:
+    zero_point = int(qparams.zero_point)
+    return max(qparams.qmax - zero_point, zero_point - qparams.qmin)
+
+
+def quantized_attention_reason(node: torch.fx.Node) -> str | None:
+    """INT-only limits: one integer type for q, k and v; a float mask passed positionally."""
+    dtypes = {qdq_dtype(arg) for arg in node.args[:3] if is_dequantize(arg)}
+    if len(dtypes) > 1:
+        return "query, key and value are quantized to different integer types"
+    mask = tm.argument(node, MASK_INDEX, "attn_mask")
+    if isinstance(mask, torch.fx.Node) and mask.meta["val"].dtype.is_floating_point and len(node.args) <= MASK_INDEX:
+        return "a float attn_mask passed by keyword (the quantized lowering reads it positionally)"
+    q, k = (node.args[i].meta["val"] for i in (0, 1))
+    if node.kwargs.get("enable_gqa", False) and q.shape[:-2] != k.shape[:-2]:
+        return "enable_gqa with fewer key/value heads is not lowered for the INT profile"
+    return None
+
+
+def _row_maximum(graph: TosaGraph, tensor: TosaTensor) -> TosaTensor:
+    """Maximum along the last axis by halving: MAXIMUM of two overlapping SLICEs per step."""
+    lead = tensor.shape[:-1]
+    length = tensor.shape[-1]
+    while length > 1:
+        half = (length + 1) // 2
+        first = slice_tensor(graph, tensor, (0,) * tensor.rank, lead + (half,))
+        second = slice_tensor(graph, tensor, (0,) * (tensor.rank - 1) + (length - half,), lead + (half,))
+        tensor = fx.maximum(graph, first, second)
+        length = half
+    return tensor
+
+
+def _as_scores_shape(graph: TosaGraph, tensor: TosaTensor, batch: tuple[int, ...]) -> TosaTensor:
+    """A mask operand [..., L or 1, S or 1] as rank 3, broadcastable against [count, L, S]."""
+    tensor = graph.to_rank(tensor, len(batch) + 2)
+    mask_batch = tensor.shape[:-2]
+    if any(d != 1 for d in mask_batch) and mask_batch != batch:
+        tensor = tm.tile(graph, tensor, batch + tensor.shape[-2:])
+        mask_batch = batch
+    return graph.reshape(tensor, (math.prod(mask_batch),) + tensor.shape[-2:])
+
+
+def _zero_point(graph: TosaGraph, value: int, dtype) -> TosaTensor:
+    return graph.const([value], dtype, shape=(1,), stem="zp")
+
+
+def lower_quantized_attention(graph: TosaGraph, node: torch.fx.Node) -> TosaTensor:
+    q_params, k_params, v_params = (input_qparams(node, i) for i in range(3))
+    target = output_qparams(node)
+    q, k, v = (graph.value(arg) for arg in node.args[:3])
+    depth, length, source_length = q.shape[-1], q.shape[-2], k.shape[-2]
+    scale = node.kwargs.get("scale") or 1.0 / math.sqrt(depth)
+    mask = tm.argument(node, MASK_INDEX, "attn_mask")
+    is_causal = tm.argument(node, CAUSAL_INDEX, "is_causal", False)
+    int16 = q_params.dtype == torch.int16
+    batch = tuple(node.meta["val"].shape[:-2])
+
+    # Scores: the MATMUL accumulator (unit s_q s_k), shifted right by j so that they stay
+    # within 2**28 and one step is >= 2**-22 of a logit (keeps masked exps exactly 0).
+    accumulator = batched_matmul(
+        graph,
+        q,
+        tm.swap_last_two(graph, k),
+        (_zero_point(graph, int(q_params.zero_point), q.dtype), _zero_point(graph, int(k_params.zero_point), k.dtype)),
+    )
+    product_unit = float(q_params.scale) * float(k_params.scale)
+    product_bound = depth * _spread(q_params) * _spread(k_params)
+    shift = max(0, math.ceil(math.log2(product_bound / _SCORE_LIMIT)), math.ceil(math.log2(2.0**-22 / (scale * product_unit))))
+    scores = accumulator
+    if int16 or shift:  # int48 accumulators take 16-bit multipliers; a power of two is exact
+        scores = rescale(graph, accumulator, 2.0**-shift, fx.I32, scale32=not int16)
+    unit = product_unit * 2.0**shift
+
+    gate = None
+    if is_causal:
+        allowed = np.tril(np.ones((length, source_length), dtype=bool))
+        scores = fx.add(graph, scores, fx.const(graph, np.where(allowed, 0, -_PENALTY)[None], 3))
+    elif mask is not None and mask.meta["val"].dtype == torch.bool:
+        flags = graph.value(mask)
+        known = graph.constant_data(flags)
+        if known is not None:  # a constant mask folds: penalties are constants
+            penalty = fx.const(graph, np.where(known, 0, -_PENALTY), flags.rank)
+            scores = fx.add(graph, scores, _as_scores_shape(graph, penalty, batch))
+            if not known.any(axis=-1).all():
+                gate = _as_scores_shape(graph, fx.const(graph, known.any(axis=-1, keepdims=True).astype(np.int64), flags.rank), batch)
+        else:
+            allowed = _as_scores_shape(graph, graph.emit(ts.Op.CAST, [flags], flags.shape, fx.I32), batch)
+            scores = fx.add(graph, scores, fx.sub(graph, fx.shift_left(graph, allowed, 30), _PENALTY))
+            # torch gives 0 for a query whose keys are all masked: zero its exps.
+            gate = fx.minimum(graph, reduce(graph, ts.Op.REDUCE_SUM, allowed, [2]), 1)
+    elif mask is not None:
+        mask_params = input_qparams(node, MASK_INDEX)
+        # Mask values past the largest score span (+64) act as +-inf; clip them so they fit.
+        reach = product_bound * product_unit * scale + 64.0
+        limit = math.ceil(reach / float(mask_params.scale))
+        values = fx.widen(graph, graph.value(mask), int(mask_params.zero_point))
+        values = fx.maximum(graph, fx.minimum(graph, values, limit), -limit)
+        values = rescale(graph, values, float(mask_params.scale) / (scale * unit), fx.I32)
+        scores = fx.add(graph, scores, _as_scores_shape(graph, values, batch))
+
+    row_max = _row_maximum(graph, scores)
+    exps = _table_exponentials(graph, scores, row_max, unit * scale, gate, v_params, target)
+    if exps is None:
+        exps = exponentials(graph, fx.sub(graph, row_max, scores), 2, unit * scale, 3 << 29, int16, gate)
+    # Q15 (int8) or Q29 (int16) weights straight from the division's rounding shift.
+    weights = probabilities(graph, exps, may_be_empty=gate is not None, fraction=29 if int16 else 15)  # [count, L, S]
+    weights = graph.reshape(weights, batch + (length, source_length))
+    return _weighted_values(graph, node, weights, v, v_params, target, int16, source_length)
+
+
+# Logits per int16 TABLE position when exps come from one int16 TABLE: the full int16 range
+# spans fx.EXP16_SPAN, so a masked score (far below it) saturates to an exp of exactly 0.
+_TABLE_STEP = fx.EXP16_SPAN / 65535
+# Per value: the position's rounding and the interpolation between table entries.
+_TABLE_RELATIVE_ERROR = _TABLE_STEP / 2 + (128 * _TABLE_STEP) ** 2 / 8
+
+
+def _table_exponentials(graph, scores, row_max, logit: float, gate, v_params, target) -> Exponentials | None:
+    """Exps of int8 attention from one int16 TABLE (integer_softmax.table_exponentials)
+    when the target looks up int16 values, the scores are at least as fine as its
+    positions and the bound on the output's error (the probabilities' total error times
+    the largest |v|) stays under half an output step (TABLE_BUDGET); else None."""
+    length = scores.shape[-1]
+    if not graph.int16_internals or v_params.dtype != torch.int8 or length > TABLE_MAX_ROW or logit > _TABLE_STEP:
+        return None
+    reach = _spread(v_params) * float(v_params.scale)
+    if table_error(length, _TABLE_RELATIVE_ERROR) * reach > TABLE_BUDGET * float(target.scale):
+        return None
+    # Position 32767 (nearly) for the row's maximum: score - (max - lift), then to int16.
+    lift = math.floor(32767 * _TABLE_STEP / logit)
+    position = rescale(graph, fx.sub(graph, scores, fx.sub(graph, row_max, lift)), logit / _TABLE_STEP, fx.I16)
+    return table_exponentials(graph, position, 2, _TABLE_STEP, lift * logit / _TABLE_STEP, gate)
+
+
+def _weighted_values(graph, node, weights, v, v_params, target, int16: bool, source_length: int) -> TosaTensor:
+    """``weights @ v`` from Q29 (int16: both halves fit int16) or Q15 (int8) weights split
+    into two integer halves, one MATMUL each."""
+    if not int16 and graph.int16_internals:
+        return _weighted_values_int16(graph, weights, v, v_params, target, graph.out(node))
+    low_bits, fraction = (15, 29) if int16 else (8, 15)
+    high = fx.shift_right(graph, weights, low_bits, rounding=False)
+    low = fx.sub(graph, weights, fx.shift_left(graph, high, low_bits))
+    zero_v = _zero_point(graph, int(v_params.zero_point), v.dtype)
+    if int16:
+        halves = [graph.emit(ts.Op.CAST, [h], h.shape, fx.I16) for h in (high, low)]
+        zero_w = _zero_point(graph, 0, fx.I16)
+    else:
+        # The high half's RESCALE reads a shift of its own (see fixed_point.exp_lookup).
+        high = fx.shift_right(graph, weights, low_bits, rounding=False)
+        halves = [rescale(graph, h, 1.0, fx.I8, output_zp=-128) for h in (high, low)]
+        zero_w = _zero_point(graph, -128, fx.I8)
+    high_sum, low_sum = (batched_matmul(graph, h, v, (zero_w, zero_v)) for h in halves)
+    # sum = high_sum * 2**low_bits + low_sum, brought to a grid where it fits int32.
+    bound = source_length * 2.0**fraction * _spread(v_params)
+    step = max(0, math.ceil(math.log2(bound / 2**30)))
+    if int16:  # int48 sums: RESCALE with 16-bit multipliers (exact for powers of two)
+        high_sum = rescale(graph, high_sum, 2.0 ** (low_bits - step), fx.I32, scale32=False)
+        low_sum = rescale(graph, low_sum, 2.0**-step, fx.I32, scale32=False)
+    else:  # int32 sums: shifts (a RESCALE by 2**8 would limit its input to 2**21)
+        high_sum = fx.shift_left(graph, high_sum, low_bits - step) if step <= low_bits else fx.shift_right(graph, high_sum, step - low_bits)
+        low_sum = fx.shift_right(graph, low_sum, step) if step else low_sum
+    combined = fx.add(graph, high_sum, low_sum)
+    out = graph.out(node)
+    combined = graph.reshape(combined, out.shape)
+    unit = float(v_params.scale) * 2.0 ** (step - fraction)
+    return rescale(
+        graph, combined, unit / float(target.scale), tosa_dtype(target.dtype), output_zp=int(target.zero_point), out=out
+    )
+
+
+def _weighted_values_int16(graph, weights, v, v_params, target, out) -> TosaTensor:
+    """``weights @ v`` for int8 v as ONE int16 MATMUL (int48 sums): the Q15 weights
+    saturated to int16 (a weight of 1 loses 2**-15) against ``v - zero point`` as int16."""
+    weights16 = rescale(graph, weights, 1.0, fx.I16)
+    v16 = rescale(graph, v, 1.0, fx.I16, input_zp=int(v_params.zero_point))
+    zero = _zero_point(graph, 0, fx.I16)
+    sums = batched_matmul(graph, weights16, v16, (zero, zero))
+    scale = float(v_params.scale) * 2.0**-15 / float(target.scale)
+    result = rescale(graph, sums, scale, tosa_dtype(target.dtype), output_zp=int(target.zero_point), scale32=False)
+    graph.reshape_into(result, out)
+    return out

@@ -1,0 +1,19 @@
+"""etarm_package: the py_library of one package of python/etarm."""
+
+load("@pypi//:requirements.bzl", "requirement")
+load("@rules_python//python:defs.bzl", "py_library")
+
+def etarm_package(deps = [], requirements = [], testonly = False):
+    """Every .py below the package, in one library named after the package.
+
+    deps: the etarm libraries its modules import (tests/architecture checks them).
+    requirements: the pinned PyPI packages it imports.
+    """
+    py_library(
+        name = native.package_name().rpartition("/")[2],
+        srcs = native.glob(["**/*.py"]),
+        imports = ["../.."],
+        deps = deps + [requirement(r) for r in requirements],
+        testonly = testonly,
+        visibility = ["//visibility:public"],
+    )

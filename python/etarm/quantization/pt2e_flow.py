@@ -1,0 +1,73 @@
+"""The quantize step of ``compile_model(..., quantize=True)``: calibration data and PT2E.
+
+exported program -> prepare_pt2e(quantizer for the target) -> calibrate -> convert_pt2e.
+The result is an nn.Module holding quantize/dequantize ops, which the compiler
+exports again and lowers; for INT targets each partition then reads and writes
+integer tensors.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Iterable
+
+import torch
+from torch.export import ExportedProgram
+
+from etarm.errors import EtarmError
+
+
+def _as_batch(value, source: str, expected: int) -> tuple:
+    if isinstance(value, torch.Tensor):
+        value = (value,)
+    elif isinstance(value, list):
+        value = tuple(value)
+    if not isinstance(value, tuple) or not all(isinstance(v, torch.Tensor) for v in value):
+        raise EtarmError(f"calibration data {source} must hold a tuple of tensors, not {type(value).__name__}")
+    if len(value) != expected:
+        raise EtarmError(f"calibration data {source} holds {len(value)} input(s); the model takes {expected}")
+    return value
+
+
+def _load(path: str, expected: int) -> tuple:
+    try:
+        value = torch.load(path, weights_only=True)
+    except Exception as exc:
+        raise EtarmError(f"calibration data '{path}' is not a readable .pt file: {type(exc).__name__}: {exc}") from exc
+    return _as_batch(value, f"'{path}'", expected)
+
+
+def calibration_batches(calibration_data: "str | os.PathLike | Iterable[tuple] | None", example_inputs: tuple) -> list[tuple]:
+    """The input tuples to calibrate with: from a .pt file, a folder of .pt files (each a
+    tuple of inputs), or an iterable of input tuples; the example inputs when None."""
+    expected = len(example_inputs)
+    if calibration_data is None:
+        return [tuple(example_inputs)]
+    if isinstance(calibration_data, (str, os.PathLike)):
+        path = os.fspath(calibration_data)
+        if os.path.isdir(path):
+            files = sorted(f for f in os.listdir(path) if f.endswith(".pt"))
+            if not files:
+                raise EtarmError(f"calibration data folder '{path}' holds no .pt files")
+            return [_load(os.path.join(path, f), expected) for f in files]
+        if os.path.isfile(path):
+            return [_load(path, expected)]
+        raise EtarmError(f"calibration data '{path}' does not exist")
+    batches = [_as_batch(b, "batch", expected) for b in calibration_data]
+    if not batches:
+        raise EtarmError("calibration data holds no batches")
+    return batches
+
+
+def quantize_program(exported: ExportedProgram, quantizer, batches: list[tuple]) -> torch.fx.GraphModule:
+    """prepare_pt2e, run every batch through the observers, convert_pt2e."""
+    from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e
+
+    prepared = prepare_pt2e(exported.module(), quantizer)
+    with torch.no_grad():
+        for batch in batches:
+            try:
+                prepared(*batch)
+            except Exception as exc:
+                raise EtarmError(f"calibration failed: {type(exc).__name__}: {exc}") from exc
+    return convert_pt2e(prepared)

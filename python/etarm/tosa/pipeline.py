@@ -1,0 +1,41 @@
+"""The passes a model goes through for a TOSA profile, in flow order (``etarm passes -t TOSA-1.0+INT``).
+
+Every TOSA-emitting target (Ethos-U, ...) starts from this list and adds its own.
+"""
+
+from __future__ import annotations
+
+from etarm.passes.base import Pass, Pipeline
+from etarm.passes.cancel_layout_changes import CancelLayoutChanges
+from etarm.passes.convert_int64_const_ops_to_int32 import ConvertInt64ConstOpsToInt32Pass
+from etarm.passes.convert_int64_output_ops_to_int32 import ConvertInt64OutputOpsToInt32Pass
+from etarm.passes.duplicate_shared_dequantizers import DuplicateSharedDequantizersPass
+from etarm.passes.fold_batch_norm_into_convolution import FoldBatchNormIntoConvolution
+from etarm.passes.fold_quantize_nodes import FoldQuantizeNodes
+from etarm.passes.insert_int32_casts_after_int64_placeholders import InsertInt32CastsAfterInt64PlaceholdersPass
+from etarm.passes.lift_scalar_operands import LiftScalarOperands
+from etarm.passes.make_kept_composite_outputs_contiguous import MakeKeptCompositeOutputsContiguous
+from etarm.passes.share_qparams import ShareQParams
+from etarm.tosa_ir.specification import TosaSpecification
+
+
+def tosa_passes(spec: TosaSpecification) -> list[Pass]:
+    """The passes of ``spec``'s profiles: FP narrows int64 (TOSA has none), INT folds Q/DQ nodes."""
+    passes: list[Pass] = [LiftScalarOperands(), MakeKeptCompositeOutputsContiguous()]
+    if spec.supports_fp():
+        passes += [
+            ConvertInt64ConstOpsToInt32Pass(spec),
+            ConvertInt64OutputOpsToInt32Pass(spec),
+            InsertInt32CastsAfterInt64PlaceholdersPass(spec),
+        ]
+    if spec.supports_int():
+        passes.append(DuplicateSharedDequantizersPass())
+    passes.append(FoldBatchNormIntoConvolution())
+    if spec.supports_int() and not spec.supports_fp():
+        passes += [FoldQuantizeNodes(), ShareQParams()]
+    passes.append(CancelLayoutChanges())
+    return passes
+
+
+def tosa_pipeline(spec: TosaSpecification) -> Pipeline:
+    return Pipeline(str(spec), tosa_passes(spec))

@@ -1,0 +1,17 @@
+"""bitwise_or (|): of bools on FP; of integers TOSA BITWISE_OR, which needs the INT profile.
+
+Every target (FP, INT, Ethos-U55, Ethos-U85): the "bitwise_or" rows of
+python/etarm/testing/op_coverage.py, run by tests/operators/test_op_coverage.py.
+"""
+
+from etarm.testing.comparison_checks import comparison_cases, int32_bitwise_operands
+from etarm.testing.packed_cases import Cases
+
+
+def test_fp_bools():
+    comparison_cases({"bitwise_or_bool": lambda a, b: (a > 0) | (b > 0)}).assert_close_to_torch()
+
+
+def test_int32_with_int_profile():
+    a, _b, _s = int32_bitwise_operands()
+    Cases().add("bitwise_or_scalar", lambda x: x | 12, a).assert_close_to_torch("TOSA-1.0+FP+INT")

@@ -1,0 +1,17 @@
+"""ceil (TOSA CEIL on FP; an int8 TABLE on INT).
+
+Every target (FP, INT, Ethos-U55, Ethos-U85): the "ceil" rows of
+python/etarm/testing/op_coverage.py, run by tests/operators/test_op_coverage.py.
+"""
+
+import torch
+
+from etarm.testing.unary_checks import assert_int8_tables_exact, math_cases
+
+
+def test_fp():
+    math_cases({"ceil": torch.ceil}).assert_close_to_torch()
+
+
+def test_int8_table_is_exact():
+    assert_int8_tables_exact(rank4={"ceil": torch.ceil})

@@ -1,0 +1,33 @@
+"""lt (TOSA GREATER, swapped), of floats, bools and int32 (composed exactly where the INT profile is absent).
+
+INT: two tensors share their quantization parameters, so their integers compare like their
+real values; a number is compared with bounds found for every integer of the type (0 LSB).
+
+Every target (FP, INT, Ethos-U55, Ethos-U85): the "lt" rows of
+python/etarm/testing/op_coverage.py, run by tests/operators/test_op_coverage.py.
+"""
+
+import pytest
+import torch
+
+from etarm.testing import comparison_checks as checks
+
+
+def test_fp():
+    fns = {"lt": torch.lt, "lt_scalar": lambda a, b: torch.lt(a, 1.0)}
+    checks.comparison_cases(fns).assert_close_to_torch()
+
+
+@pytest.mark.parametrize("target", checks.INT32_TARGETS)
+def test_int32(target):
+    checks.assert_int32_comparisons({"lt": torch.lt}, target)
+
+
+@pytest.mark.parametrize("target", checks.QUANTIZED_TARGETS)
+def test_quantized_tensors(target):
+    checks.assert_quantized_comparison(torch.lt, target)
+
+
+@pytest.mark.parametrize("target", checks.QUANTIZED_TARGETS)
+def test_quantized_with_a_number(target):
+    checks.assert_compared_with_numbers(torch.lt, target)

@@ -1,0 +1,63 @@
+"""mul (TOSA MUL), with broadcasting, scalars.
+
+INT: PT2E-quantized, lowered with RESCALE, compared with the convert_pt2e'd model in
+eager: an exact op, so 1 output step (LSB) allowed, for the rounding of the int32
+rescales against torch's float arithmetic. int16 activations (TOSA-1.0+INT+int16) are
+symmetric: zero point 0.
+
+Every target (FP, INT, Ethos-U55, Ethos-U85): the "mul" rows of
+python/etarm/testing/op_coverage.py, run by tests/operators/test_op_coverage.py.
+"""
+
+import pytest
+import torch
+
+from etarm.testing.binary_checks import (
+    ARITHMETIC_SHAPES,
+    arithmetic_operands,
+    assert_a16w8_arithmetic,
+    assert_broadcast_close,
+)
+from etarm.testing.cpu_fallback import Fn
+from etarm.testing.quantized_reference import assert_quantized_close
+from etarm.testing.tosa_reference import assert_close_to_torch
+
+
+@pytest.mark.parametrize("shapes", ARITHMETIC_SHAPES, ids=str)
+def test_broadcast(shapes):
+    assert_broadcast_close(torch.mul, shapes)
+
+
+def test_rank0_operands():
+    assert_close_to_torch(Fn(lambda x, y: torch.mul(torch.mul(x, y), 2.0)), (torch.tensor(1.5), torch.tensor(-0.25)))
+
+
+def test_a16w8():
+    assert_a16w8_arithmetic(torch.mul, "MUL")
+
+
+def test_scalar_operand():
+    assert_close_to_torch(Fn(lambda x: x * -2.0), (torch.randn(2, 3, 4),))
+
+
+def test_int8():
+    """rank 1, products far from either input range."""
+    assert_quantized_close(Fn(torch.mul), arithmetic_operands((5,), (5,), scales=[10.0, 0.01]))
+
+
+def test_int8_scalar():
+    """A number operand becomes a quantized constant."""
+    x, _y = arithmetic_operands((2, 3, 4), (4,))
+    run = assert_quantized_close(Fn(lambda x: x * -0.5), (x,))
+    assert len(run.result.report["partitions"][0]["outputs"]) == 1
+
+
+@pytest.mark.parametrize("target", ["TOSA-1.0+INT", "TOSA-1.0+INT+int16"], ids=["int8", "int16"])
+def test_product_with_a_positive_constant_is_one_rescale(target):
+    """x * c (c > 0 a number, or a one-value constant on either side) is the same single
+    rounding as the int32 MUL path, without it; a negative c keeps the MUL."""
+    scale = torch.tensor([[0.35]])
+    fn = lambda x: (x * 0.25, scale * x, x * -0.5)  # noqa: E731
+    run = assert_quantized_close(Fn(fn), arithmetic_operands((2, 3, 4)), target=target)
+    ops = run.result.report["partitions"][0]["tosa_ops"]
+    assert ops.count("MUL") == 1, ops

@@ -1,0 +1,41 @@
+"""permute (permute, transpose, movedim: TOSA TRANSPOSE; exact).
+
+Every target (FP, INT, Ethos-U55, Ethos-U85): the "permute" rows of
+python/etarm/testing/op_coverage.py, run by tests/operators/test_op_coverage.py.
+"""
+
+import pytest
+import torch
+
+from etarm.testing.cpu_fallback import cpu_reason
+from etarm.testing.data_movement_checks import DTYPE_TARGETS, assert_dtypes_move_exactly, layout_cases
+
+
+def _permutations(x):
+    rank = x.dim()
+    fns = {"permute_reversed": lambda x: x.permute(*reversed(range(rank)))}
+    if rank > 1:
+        fns |= {
+            "transpose_0_-1": lambda x: x.transpose(0, -1),
+            "movedim_0_-1": lambda x: x.movedim(0, -1),
+            "permute_negative": lambda x: x.permute(-1, *range(rank - 1)),
+        }
+    if rank > 2:
+        fns["transpose_1_-2"] = lambda x: x.transpose(1, -2)
+    return fns
+
+
+def test_fp():
+    layout_cases(_permutations).assert_close_to_torch()
+
+
+@pytest.mark.parametrize("target", DTYPE_TARGETS)
+def test_dtypes(target):
+    assert_dtypes_move_exactly(lambda x: x.permute(2, 0, 1), target)
+
+
+def test_int32_data_needs_int_profile():
+    reason = cpu_reason(
+        lambda x: x.permute(1, 0), (torch.randint(0, 9, (2, 3), dtype=torch.int32),), "aten.permute_copy"
+    )
+    assert reason == "result dtype torch.int32 needs the TOSA INT profile, which TOSA-1.0+FP does not name"

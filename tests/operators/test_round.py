@@ -1,0 +1,39 @@
+"""round and round(decimals=...) (composed on FP; an int8 TABLE, an exact int16 GATHER on INT).
+
+Every target (FP, INT, Ethos-U55, Ethos-U85): the "round" rows of
+python/etarm/testing/op_coverage.py, run by tests/operators/test_op_coverage.py.
+"""
+
+import torch
+
+from etarm.testing.packed_cases import Cases
+from etarm.testing.unary_checks import (
+    assert_int8_tables_exact,
+    assert_int16_lookups,
+    math_cases,
+    math_float16_input,
+)
+
+
+def test_fp():
+    cases = math_cases({"round": torch.round})
+    cases.add("round of float16", torch.round, math_float16_input(), atol=2e-3, rtol=2e-3)
+    cases.assert_close_to_torch()
+
+
+def test_fp_decimals():
+    torch.manual_seed(3)
+    x = torch.randn(4, 6) * 100
+    cases = Cases()
+    for d in (-2, -1, 1, 2, 3):
+        cases.add(f"decimals={d}", lambda t, d=d: torch.round(t, decimals=d), x, atol=1e-4)
+    cases.assert_close_to_torch()
+
+
+def test_int8_table_is_exact():
+    assert_int8_tables_exact(rank4={"round": torch.round, "round_decimals": lambda x: torch.round(x, decimals=1)})
+
+
+def test_int16_exact_lookup():
+    """A step function: the interpolated TABLE cannot follow it."""
+    assert_int16_lookups({"round_decimals": (lambda x: torch.round(x, decimals=1), "GATHER", 0)})

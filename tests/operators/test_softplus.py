@@ -1,0 +1,31 @@
+"""softplus (lowered whole on FP; an int8 TABLE, an exact int16 GATHER on INT).
+
+Every target (FP, INT, Ethos-U55, Ethos-U85): the "softplus" rows of
+python/etarm/testing/op_coverage.py, run by tests/operators/test_op_coverage.py.
+"""
+
+import torch
+import torch.nn.functional as F
+
+from etarm.testing.unary_checks import activation_cases, assert_int8_tables_exact, assert_int16_lookups
+
+SOFTPLUS = lambda x: F.softplus(x, beta=2.0, threshold=3.0)  # noqa: E731
+
+
+def test_fp():
+    """softplus would decompose into several edge ops: it is lowered whole."""
+    cases = activation_cases(
+        {"softplus": F.softplus, "softplus_beta": lambda x: F.softplus(x, beta=2.0, threshold=4.0)}
+    )
+    cases.add("softplus on [0, 1)", F.softplus, torch.rand(3, 4))
+    run = cases.assert_close_to_torch()
+    assert "aten.softplus.default" in run.result.report["partitions"][0]["aten_ops"]
+
+
+def test_int8_table_is_exact():
+    assert_int8_tables_exact(rank3={"softplus": SOFTPLUS})
+
+
+def test_int16_exact_lookup():
+    """The threshold makes a jump of ~130 output steps: the interpolated TABLE cannot follow it."""
+    assert_int16_lookups({"softplus": (SOFTPLUS, "GATHER", 0)})

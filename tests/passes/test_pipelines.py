@@ -1,0 +1,133 @@
+"""Each target family's pipeline, pass by pass, and the rule that every pass has its own test file.
+
+A change to a pipeline is a deliberate change of the lists here.
+"""
+
+import importlib
+import inspect
+import pathlib
+import pkgutil
+
+import pytest
+
+import etarm.ethosu.passes
+import etarm.passes
+from etarm.ethosu.compile_spec import NPU_TARGETS, EthosUCompileSpec
+from etarm.ethosu.npu_rules import is_u55_class
+from etarm.passes import base
+from etarm.passes.base import Pipeline, Stage
+from etarm.passes.fold_quantize_nodes import FoldQuantizeNodes
+from etarm.passes.lift_scalar_operands import LiftScalarOperands
+from etarm.tosa.compile_spec import TosaCompileSpec
+
+TOSA_STAGES = {
+    Stage.BEFORE_ANNOTATION: ["lift_scalar_operands"],
+    Stage.EXPORTED: ["make_kept_composite_outputs_contiguous"],
+    Stage.TOSA: ["cancel_layout_changes"],
+    Stage.BACKEND: [],
+}
+INT_PARTITION = ["fold_batch_norm_into_convolution", "fold_quantize_nodes", "share_qparams"]
+NPU_COMMON = ["reductions_without_transposes", "global_pools_as_sums", "narrow_transposes", "trivial_transposes_as_reshapes"]
+U55_ONLY = [
+    "sums_in_steps",
+    "pad_strided_convolutions",
+    "subsample_strided_convolutions",
+    "pad_strided_max_pools",
+    "nearest_resizes_as_half_pixel",
+    "extremum_casts_as_rescales",
+]
+U85_ONLY = ["transposes_at_lowest_rank", "pointwise_rows_as_batch"]
+ETHOSU_STAGES = {
+    **TOSA_STAGES,
+    Stage.BEFORE_ANNOTATION: ["split_composites", "lift_scalar_operands"],
+    Stage.EDGE: ["duplicate_shared_dequantizers"],
+    Stage.PARTITION: INT_PARTITION,
+}
+
+EXPECTED = {
+    "TOSA-1.0+FP": {
+        **TOSA_STAGES,
+        Stage.EDGE: [
+            "convert_int64_const_ops_to_int32",
+            "convert_int64_output_ops_to_int32",
+            "insert_int32_casts_after_int64_placeholders",
+        ],
+        Stage.PARTITION: ["fold_batch_norm_into_convolution"],
+    },
+    "TOSA-1.0+INT": {**TOSA_STAGES, Stage.EDGE: ["duplicate_shared_dequantizers"], Stage.PARTITION: INT_PARTITION},
+    "ethos-u55-128": {**ETHOSU_STAGES, Stage.BACKEND: NPU_COMMON + U55_ONLY},
+    "ethos-u85-256": {**ETHOSU_STAGES, Stage.BACKEND: NPU_COMMON + U85_ONLY},
+}
+
+
+def pipeline(target: str) -> Pipeline:
+    spec = EthosUCompileSpec(target) if target.startswith("ethos-u") else TosaCompileSpec(target)
+    return spec.pipeline()
+
+
+@pytest.mark.parametrize("target", EXPECTED)
+def test_each_stage_runs_exactly_these_passes(target):
+    stages = pipeline(target)
+    assert {stage: [p.name() for p in stages.stage(stage)] for stage in Stage} == EXPECTED[target]
+
+
+@pytest.mark.parametrize("target", EXPECTED)
+def test_describe_lists_every_stage_and_pass(target):
+    stages = pipeline(target)
+    lines = stages.describe()
+    assert lines[0] == f"pipeline of {target}"
+    headings = [line for line in lines[1:] if not line.startswith(" ")]
+    assert headings == [f"{stage.value}:" for stage in Stage]
+    listed = [line.split()[0] for line in lines[1:] if line.startswith("  ") and line.strip() != "(none)"]
+    assert listed == [p.name() for p in stages.passes]
+    for stage in Stage:  # a stage without passes says so
+        if not stages.stage(stage):
+            assert lines[lines.index(f"{stage.value}:") + 1] == "  (none)"
+
+
+def test_pipeline_rejects_passes_out_of_flow_order():
+    with pytest.raises(ValueError, match="out of flow order"):
+        Pipeline("test", [FoldQuantizeNodes(), LiftScalarOperands()])
+    assert Pipeline("test", [LiftScalarOperands(), FoldQuantizeNodes()]).passes[0].name() == "lift_scalar_operands"
+
+
+@pytest.mark.parametrize("target", sorted(NPU_TARGETS))
+def test_family_rewrites_only_in_their_family(target):
+    names = {p.name() for p in pipeline(target).stage(Stage.BACKEND)}
+    if is_u55_class(NPU_TARGETS[target]):
+        assert set(U55_ONLY) <= names and not set(U85_ONLY) & names
+    else:
+        assert set(U85_ONLY) <= names and not set(U55_ONLY) & names
+
+
+# --- one test file per pass --------------------------------------------------------------------
+TESTS = pathlib.Path(__file__).parents[1]  # tests/ (under Bazel: the runfiles, where BUILD puts every test file)
+PASS_PACKAGES = {etarm.passes: TESTS / "passes", etarm.ethosu.passes: TESTS / "ethosu" / "passes"}
+BASES = {cls for _, cls in inspect.getmembers(base, inspect.isclass) if issubclass(cls, base.Pass)}
+
+
+def pass_modules():
+    """(module name, the test file it needs) of every module defining a Pass subclass."""
+    found = []
+    for package, test_dir in PASS_PACKAGES.items():
+        for info in pkgutil.iter_modules(package.__path__):
+            module = importlib.import_module(f"{package.__name__}.{info.name}")
+            defined = [
+                cls
+                for _, cls in inspect.getmembers(module, inspect.isclass)
+                if cls.__module__ == module.__name__ and issubclass(cls, base.Pass) and cls not in BASES
+            ]
+            if defined:
+                found.append((module.__name__, test_dir / f"test_{info.name}.py"))
+    return found
+
+
+def test_pass_modules_are_found():
+    names = {name for name, _ in pass_modules()}
+    assert {"etarm.passes.fold_quantize_nodes", "etarm.ethosu.passes.sums_in_steps"} <= names
+    assert "etarm.passes.dtype_casts" not in names and "etarm.passes.base" not in names
+
+
+@pytest.mark.parametrize("module, test_file", [pytest.param(*found, id=found[0]) for found in pass_modules()])
+def test_every_pass_has_its_own_test_file(module, test_file):
+    assert test_file.is_file(), f"{module} has no test file {test_file.relative_to(TESTS.parent)}"
