@@ -7,30 +7,35 @@
 
 Both link the framework's main(), which runs every TEST of the program; the exit code is
 the verdict. etarm_cc_test is host-only (Bazel executes it); etarm_qemu_test builds a
-bare-metal program for `platform` and runs it in QEMU (tests/sim/defs.bzl).
+bare-metal program for `platform` and runs it in QEMU (tests/sim/defs.bzl). With
+`executorch = True` the main calls ExecuTorch's runtime_init() first (the program links a
+runtime: the genuine one or //runtime/core).
 """
 
 load("@rules_cc//cc:defs.bzl", "cc_test")
 load("//platforms:compat.bzl", "HOST")
 load("//tests/sim:defs.bzl", "bare_metal_program", "qemu_test")
 
-TEST_MAIN = Label("//runtime/testing:main")
+def test_main(executorch = False):
+    """The framework's main() library: plain, or calling ExecuTorch's runtime_init() first."""
+    return Label("//runtime/testing:executorch_main" if executorch else "//runtime/testing:main")
 
-def etarm_cc_test(name, deps = [], **kwargs):
+def etarm_cc_test(name, deps = [], executorch = False, **kwargs):
     """A cc_test on the framework, for the x86_64 host."""
     cc_test(
         name = name,
-        deps = deps + [TEST_MAIN],
+        deps = deps + [test_main(executorch)],
         target_compatible_with = HOST,
         **kwargs
     )
 
-def etarm_qemu_test(name, srcs, deps = [], platform = "//platforms:corstone300", args = [], size = "small", copts = [], **kwargs):
+def etarm_qemu_test(name, srcs, deps = [], executorch = False, platform = "//platforms:corstone300", args = [], size = "small", copts = [], **kwargs):
     """A bare-metal program `name + "_program"` on the framework, run by qemu_test `name`.
 
     Args:
       name: the test.
       srcs, deps, copts: the program's sources, libraries and compiler options.
+      executorch: the main calls ExecuTorch's runtime_init() before the cases.
       platform: the board (a platform of //platforms with a QEMU machine).
       args: the program's arguments (semihosting command line).
       size: the test size.
@@ -41,7 +46,7 @@ def etarm_qemu_test(name, srcs, deps = [], platform = "//platforms:corstone300",
         testonly = True,
         srcs = srcs,
         copts = copts,
-        deps = deps + [TEST_MAIN],
+        deps = deps + [test_main(executorch)],
     )
     qemu_test(
         name = name,

@@ -296,6 +296,13 @@ bool same_string(const char* a, const char* b) {
   return std::strcmp(a, b) == 0;
 }
 
+bool check_strings(const char* file, int line, const char* macro, const char* a_expr, const char* b_expr,
+                   const char* a, const char* b) {
+  if (same_string(a, b)) return true;
+  fail_compare(file, line, macro, a_expr, b_expr, describe(a), describe(b));
+  return false;
+}
+
 }  // namespace internal
 }  // namespace testing
 }  // namespace etarm

@@ -123,7 +123,12 @@ template <typename T>
 Text describe(const T& v) {
   Text text;
   text.chars[0] = '\0';
-  Printer<std::decay_t<const T&>>::print(v, &text);
+  using P = std::decay_t<const T&>;
+  if constexpr (std::is_scalar_v<P>) {
+    Printer<P>::print(static_cast<P>(v), &text);  // a copy: drops volatile, decays arrays
+  } else {
+    Printer<P>::print(v, &text);
+  }
   return text;
 }
 
@@ -196,6 +201,9 @@ void fail_message(const char* file, int line, const char* fmt, ...) __attribute_
 
 bool near(double a, double b, double tolerance);
 bool same_string(const char* a, const char* b);
+// same_string, reporting a failure; false if the strings differ.
+bool check_strings(const char* file, int line, const char* macro, const char* a_expr, const char* b_expr,
+                   const char* a, const char* b);
 
 }  // namespace internal
 
@@ -268,16 +276,10 @@ class ScopedTrace {
     }                                                                                                     \
   } while (0)
 
-#define ETARM_TESTING_STREQ_(macro, a, b, on_failure)                                                   \
-  do {                                                                                                   \
-    const char* etarm_a_ = (a);                                                                          \
-    const char* etarm_b_ = (b);                                                                          \
-    if (!::etarm::testing::internal::same_string(etarm_a_, etarm_b_)) {                                  \
-      ::etarm::testing::internal::fail_compare(__FILE__, __LINE__, macro, #a, #b,                        \
-                                               ::etarm::testing::internal::describe(etarm_a_),          \
-                                               ::etarm::testing::internal::describe(etarm_b_));         \
-      on_failure;                                                                                        \
-    }                                                                                                    \
+// One call, so that temporaries (describe(x).chars) live until the strings are compared.
+#define ETARM_TESTING_STREQ_(macro, a, b, on_failure)                                                          \
+  do {                                                                                                         \
+    if (!::etarm::testing::internal::check_strings(__FILE__, __LINE__, macro, #a, #b, (a), (b))) on_failure; \
   } while (0)
 
 #define EXPECT_TRUE(cond) ETARM_TESTING_BOOL_((cond), "EXPECT_TRUE", #cond, (void)0)
