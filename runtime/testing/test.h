@@ -59,7 +59,7 @@ struct Text {
 };
 
 // How a value of type T is shown. Covers bool, characters, integers, floating point,
-// enums (as their number), C strings, pointers and types with c_str(). Specialise it for
+// enums (as their number), C strings, pointers (also to functions) and types with c_str(). Specialise it for
 // other types (runtime/testing/executorch.h does for Error and ScalarType):
 //   template <> struct Printer<MyType> { static void print(const MyType& v, Text* out); };
 template <typename T, typename Enable = void>
@@ -99,6 +99,8 @@ void print_default(const T& v, Text* out) {
     format(out, "nullptr");
   } else if constexpr (std::is_same_v<U, const char*> || std::is_same_v<U, char*>) {
     print_string(v, out);
+  } else if constexpr (std::is_pointer_v<U> && std::is_function_v<std::remove_pointer_t<U>>) {
+    format(out, "function at %p", reinterpret_cast<const void*>(v));
   } else if constexpr (std::is_pointer_v<U>) {
     format(out, "%p", static_cast<const void*>(v));
   } else if constexpr (HasCStr<U>::value) {
