@@ -142,6 +142,17 @@ int current_failures() {
   return g_current != nullptr ? g_current->failures : 0;
 }
 
+void add_failure(const char* file, int line, const char* fmt, ...) {
+  count_failure(file, line);
+  std::fputs("  ", stdout);
+  va_list args;
+  va_start(args, fmt);
+  std::vprintf(fmt, args);
+  va_end(args);
+  std::fputs("\n", stdout);
+  print_traces();
+}
+
 int run_all_tests(int argc, char** argv) {
   const char* filter = nullptr;
   bool list = false;
@@ -272,17 +283,6 @@ void fail_near(const char* file, int line, const char* macro, const char* a_expr
   count_failure(file, line);
   std::printf("  %s(%s, %s, %g)\n    %s = %.9g\n    %s = %.9g\n    |difference| = %.9g\n", macro, a_expr, b_expr,
               tolerance, a_expr, a, b_expr, b, std::fabs(a - b));
-  print_traces();
-}
-
-void fail_message(const char* file, int line, const char* fmt, ...) {
-  count_failure(file, line);
-  std::fputs("  ", stdout);
-  va_list args;
-  va_start(args, fmt);
-  std::vprintf(fmt, args);
-  va_end(args);
-  std::fputs("\n", stdout);
   print_traces();
 }
 

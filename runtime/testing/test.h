@@ -53,6 +53,10 @@ const char* arg(int i);
 // Number of failed checks in the running case so far.
 int current_failures();
 
+// Records a failure at file:line with a printf-style message (what ADD_FAILURE expands to;
+// for check helpers that report at their caller's place).
+void add_failure(const char* file, int line, const char* fmt, ...) __attribute__((format(printf, 3, 4)));
+
 // A fixed-size piece of text: how a value is shown in a failure message.
 struct Text {
   char chars[72];
@@ -168,30 +172,18 @@ constexpr bool less(const A& a, const B& b) {
   }
 }
 
-struct Eq {
-  template <typename A, typename B>
-  static constexpr bool holds(const A& a, const B& b) { return equal(a, b); }
-};
-struct Ne {
-  template <typename A, typename B>
-  static constexpr bool holds(const A& a, const B& b) { return !equal(a, b); }
-};
-struct Lt {
-  template <typename A, typename B>
-  static constexpr bool holds(const A& a, const B& b) { return less(a, b); }
-};
-struct Le {
-  template <typename A, typename B>
-  static constexpr bool holds(const A& a, const B& b) { return less(a, b) || equal(a, b); }
-};
-struct Gt {
-  template <typename A, typename B>
-  static constexpr bool holds(const A& a, const B& b) { return less(b, a); }
-};
-struct Ge {
-  template <typename A, typename B>
-  static constexpr bool holds(const A& a, const B& b) { return less(b, a) || equal(a, b); }
-};
+enum class Relation { kEq, kNe, kLt, kLe, kGt, kGe };
+
+// Only the relation asked for is instantiated: EXPECT_EQ needs no operator< of its operands.
+template <Relation R, typename A, typename B>
+constexpr bool holds(const A& a, const B& b) {
+  if constexpr (R == Relation::kEq) return equal(a, b);
+  if constexpr (R == Relation::kNe) return !equal(a, b);
+  if constexpr (R == Relation::kLt) return less(a, b);
+  if constexpr (R == Relation::kLe) return less(a, b) || equal(a, b);
+  if constexpr (R == Relation::kGt) return less(b, a);
+  if constexpr (R == Relation::kGe) return less(b, a) || equal(a, b);
+}
 
 // Failure reports: print the place, what failed and the active traces; count the failure.
 void fail_compare(const char* file, int line, const char* macro, const char* a_expr, const char* b_expr,
@@ -199,7 +191,14 @@ void fail_compare(const char* file, int line, const char* macro, const char* a_e
 void fail_bool(const char* file, int line, const char* macro, const char* expr);
 void fail_near(const char* file, int line, const char* macro, const char* a_expr, const char* b_expr, double a,
                double b, double tolerance);
-void fail_message(const char* file, int line, const char* fmt, ...) __attribute__((format(printf, 3, 4)));
+
+template <Relation R, typename A, typename B>
+bool check(const char* file, int line, const char* macro, const char* a_expr, const char* b_expr, const A& a,
+           const B& b) {
+  if (holds<R>(a, b)) return true;
+  fail_compare(file, line, macro, a_expr, b_expr, describe(a), describe(b));
+  return false;
+}
 
 bool near(double a, double b, double tolerance);
 bool same_string(const char* a, const char* b);
@@ -245,17 +244,14 @@ class ScopedTrace {
   static void etarm_test_##suite##_##name()
 
 // `on_failure` is empty for EXPECT_* and `return` for ASSERT_* (so ASSERT_* only works in
-// functions returning void, like the TEST body).
-#define ETARM_TESTING_COMPARE_(relation, macro, a, b, on_failure)                                         \
-  do {                                                                                                     \
-    const auto& etarm_a_ = (a);                                                                            \
-    const auto& etarm_b_ = (b);                                                                            \
-    if (!::etarm::testing::internal::relation::holds(etarm_a_, etarm_b_)) {                                \
-      ::etarm::testing::internal::fail_compare(__FILE__, __LINE__, macro, #a, #b,                          \
-                                               ::etarm::testing::internal::describe(etarm_a_),            \
-                                               ::etarm::testing::internal::describe(etarm_b_));           \
-      on_failure;                                                                                          \
-    }                                                                                                      \
+// functions returning void, like the TEST body). The operands go to one function call, so
+// temporaries they refer to (*result, describe(x).chars) live until they are compared.
+#define ETARM_TESTING_COMPARE_(relation, macro, a, b, on_failure)                                            \
+  do {                                                                                                        \
+    if (!::etarm::testing::internal::check<::etarm::testing::internal::Relation::relation>(                 \
+            __FILE__, __LINE__, macro, #a, #b, (a), (b))) {                                                   \
+      on_failure;                                                                                             \
+    }                                                                                                         \
   } while (0)
 
 #define ETARM_TESTING_BOOL_(value, macro, expr, on_failure)                            \
@@ -286,32 +282,32 @@ class ScopedTrace {
 
 #define EXPECT_TRUE(cond) ETARM_TESTING_BOOL_((cond), "EXPECT_TRUE", #cond, (void)0)
 #define EXPECT_FALSE(cond) ETARM_TESTING_BOOL_(!(cond), "EXPECT_FALSE", #cond, (void)0)
-#define EXPECT_EQ(a, b) ETARM_TESTING_COMPARE_(Eq, "EXPECT_EQ", a, b, (void)0)
-#define EXPECT_NE(a, b) ETARM_TESTING_COMPARE_(Ne, "EXPECT_NE", a, b, (void)0)
-#define EXPECT_LT(a, b) ETARM_TESTING_COMPARE_(Lt, "EXPECT_LT", a, b, (void)0)
-#define EXPECT_LE(a, b) ETARM_TESTING_COMPARE_(Le, "EXPECT_LE", a, b, (void)0)
-#define EXPECT_GT(a, b) ETARM_TESTING_COMPARE_(Gt, "EXPECT_GT", a, b, (void)0)
-#define EXPECT_GE(a, b) ETARM_TESTING_COMPARE_(Ge, "EXPECT_GE", a, b, (void)0)
+#define EXPECT_EQ(a, b) ETARM_TESTING_COMPARE_(kEq, "EXPECT_EQ", a, b, (void)0)
+#define EXPECT_NE(a, b) ETARM_TESTING_COMPARE_(kNe, "EXPECT_NE", a, b, (void)0)
+#define EXPECT_LT(a, b) ETARM_TESTING_COMPARE_(kLt, "EXPECT_LT", a, b, (void)0)
+#define EXPECT_LE(a, b) ETARM_TESTING_COMPARE_(kLe, "EXPECT_LE", a, b, (void)0)
+#define EXPECT_GT(a, b) ETARM_TESTING_COMPARE_(kGt, "EXPECT_GT", a, b, (void)0)
+#define EXPECT_GE(a, b) ETARM_TESTING_COMPARE_(kGe, "EXPECT_GE", a, b, (void)0)
 #define EXPECT_NEAR(a, b, tolerance) ETARM_TESTING_NEAR_("EXPECT_NEAR", a, b, tolerance, (void)0)
 #define EXPECT_STREQ(a, b) ETARM_TESTING_STREQ_("EXPECT_STREQ", a, b, (void)0)
 
 #define ASSERT_TRUE(cond) ETARM_TESTING_BOOL_((cond), "ASSERT_TRUE", #cond, return)
 #define ASSERT_FALSE(cond) ETARM_TESTING_BOOL_(!(cond), "ASSERT_FALSE", #cond, return)
-#define ASSERT_EQ(a, b) ETARM_TESTING_COMPARE_(Eq, "ASSERT_EQ", a, b, return)
-#define ASSERT_NE(a, b) ETARM_TESTING_COMPARE_(Ne, "ASSERT_NE", a, b, return)
-#define ASSERT_LT(a, b) ETARM_TESTING_COMPARE_(Lt, "ASSERT_LT", a, b, return)
-#define ASSERT_LE(a, b) ETARM_TESTING_COMPARE_(Le, "ASSERT_LE", a, b, return)
-#define ASSERT_GT(a, b) ETARM_TESTING_COMPARE_(Gt, "ASSERT_GT", a, b, return)
-#define ASSERT_GE(a, b) ETARM_TESTING_COMPARE_(Ge, "ASSERT_GE", a, b, return)
+#define ASSERT_EQ(a, b) ETARM_TESTING_COMPARE_(kEq, "ASSERT_EQ", a, b, return)
+#define ASSERT_NE(a, b) ETARM_TESTING_COMPARE_(kNe, "ASSERT_NE", a, b, return)
+#define ASSERT_LT(a, b) ETARM_TESTING_COMPARE_(kLt, "ASSERT_LT", a, b, return)
+#define ASSERT_LE(a, b) ETARM_TESTING_COMPARE_(kLe, "ASSERT_LE", a, b, return)
+#define ASSERT_GT(a, b) ETARM_TESTING_COMPARE_(kGt, "ASSERT_GT", a, b, return)
+#define ASSERT_GE(a, b) ETARM_TESTING_COMPARE_(kGe, "ASSERT_GE", a, b, return)
 #define ASSERT_NEAR(a, b, tolerance) ETARM_TESTING_NEAR_("ASSERT_NEAR", a, b, tolerance, return)
 #define ASSERT_STREQ(a, b) ETARM_TESTING_STREQ_("ASSERT_STREQ", a, b, return)
 
 // A failure with a printf-style message: ADD_FAILURE goes on, FAIL returns.
-#define ADD_FAILURE(...) ::etarm::testing::internal::fail_message(__FILE__, __LINE__, __VA_ARGS__)
-#define FAIL(...)                                                                  \
-  do {                                                                             \
-    ::etarm::testing::internal::fail_message(__FILE__, __LINE__, __VA_ARGS__);     \
-    return;                                                                        \
+#define ADD_FAILURE(...) ::etarm::testing::add_failure(__FILE__, __LINE__, __VA_ARGS__)
+#define FAIL(...)                                                         \
+  do {                                                                    \
+    ::etarm::testing::add_failure(__FILE__, __LINE__, __VA_ARGS__);       \
+    return;                                                               \
   } while (0)
 
 #define SCOPED_TRACE(...) \

@@ -12,26 +12,13 @@
 
 #include <executorch/runtime/kernel/operator_registry.h>
 
+#include "runtime/core/test/registry_util.h"
 #include "runtime/testing/executorch.h"
 #include "runtime/testing/test.h"
 
 namespace {
 
-using executorch::aten::ScalarType;
-using executorch::runtime::Error;
-using executorch::runtime::EValue;
-using executorch::runtime::Kernel;
-using executorch::runtime::KernelRuntimeContext;
-using executorch::runtime::Span;
-using executorch::runtime::TensorMeta;
-
-void kernel_a(KernelRuntimeContext&, Span<EValue*>) {}
-void kernel_b(KernelRuntimeContext&, Span<EValue*>) {}
-
-executorch::runtime::OpFunction lookup(const char* name, Span<const TensorMeta> metas = {}) {
-  auto op = executorch::runtime::get_op_function_from_registry(name, metas);
-  return op.ok() ? *op : nullptr;
-}
+using namespace etarm::registry_test;
 
 // Runs `body` in a child process; its wait status.
 template <typename Body>
@@ -63,11 +50,9 @@ TEST(GenuineRegistry, SecondKernelForAnOpAborts) {
 TEST(GenuineRegistry, KeysCoexist) {
   EXPECT_EQ(executorch::runtime::register_kernel(Kernel("etarm_test::keyed.out", kernel_a)), Error::Ok);
   EXPECT_EQ(executorch::runtime::register_kernel(Kernel("etarm_test::keyed.out", "v1/1;0,1", kernel_b)), Error::Ok);
-  executorch::aten::DimOrderType order[] = {0, 1};
-  const TensorMeta int8_meta(ScalarType::Char, {order, 2});
-  const TensorMeta float_meta(ScalarType::Float, {order, 2});
-  EXPECT_EQ(lookup("etarm_test::keyed.out", {&int8_meta, 1}), &kernel_b);
-  EXPECT_EQ(lookup("etarm_test::keyed.out", {&float_meta, 1}), &kernel_a);
+  const Metas2d int8_meta(ScalarType::Char), float_meta(ScalarType::Float);
+  EXPECT_EQ(lookup("etarm_test::keyed.out", int8_meta.span()), &kernel_b);
+  EXPECT_EQ(lookup("etarm_test::keyed.out", float_meta.span()), &kernel_a);
 }
 
 struct Fill {
@@ -82,7 +67,7 @@ TEST(GenuineRegistry, FullTableAborts) {
   ASSERT_NE(fill, MAP_FAILED);
   *fill = {0, 0};
   const int status = in_child([fill] {
-    static char names[4000][32];
+    static char names[4000][48];
     fill->before = executorch::runtime::get_registered_kernels().size();
     for (size_t i = 0; i < sizeof names / sizeof names[0]; ++i) {
       std::snprintf(names[i], sizeof names[i], "etarm_test::fill%zu.out", i);

@@ -219,20 +219,39 @@ TEST(Corruption, MagicAndHeader) {
   EXPECT_EQ(Program::check_header(cpu().data(), cpu().size()), Program::CompatibleVersion);
 }
 
-TEST(Corruption, RootOffsetOutOfRange) {
-  ASSERT_FALSE(cpu().empty());
+// How far a corrupted program is taken: loaded, or loaded and its method initialised
+// (which runs the semantic checks), with the given verification.
+enum class Stage { kLoad, kLoadMethod };
+
+// A copy of CPU.pte changed by `corrupt` (false: the field to change was not found), then
+// taken to `stage`; the first Error.
+template <typename Corrupt>
+Error corrupted(Corrupt corrupt, Stage stage = Stage::kLoadMethod,
+                Program::Verification verification = Program::Verification::Minimal) {
+  if (cpu().empty()) {
+    ADD_FAILURE("CPU.pte is missing");
+    return Error::Internal;
+  }
   Pte pte(cpu());
-  put32(pte.data(), 0x7ffffff0);  // far out of the buffer
-  EXPECT_EQ(load_program(pte, pte.size), Error::InvalidProgram);
+  if (!corrupt(pte)) {
+    ADD_FAILURE("the program has no such field to corrupt");
+    return Error::Internal;
+  }
+  return stage == Stage::kLoad ? load_program(pte, pte.size, verification) : load_and_run(pte, verification);
+}
+
+TEST(Corruption, RootOffsetOutOfRange) {
+  const auto corrupt = [](Pte& pte) { return put32(pte.data(), 0x7ffffff0), true; };  // far out of the buffer
+  EXPECT_EQ(corrupted(corrupt, Stage::kLoad), Error::InvalidProgram);
 }
 
 TEST(Corruption, ProgramSizeBeyondTheFile) {
-  ASSERT_FALSE(cpu().empty());
-  Pte pte(cpu());
-  ASSERT_EQ(std::memcmp(pte.data() + 8, "eh00", 4), 0);  // the extended header is there
-  const uint64_t huge = uint64_t(1) << 40;
-  std::memcpy(pte.data() + 16, &huge, 8);
-  EXPECT_EQ(load_program(pte, pte.size), Error::InvalidProgram);
+  const auto corrupt = [](Pte& pte) {
+    const uint64_t huge = uint64_t(1) << 40;
+    std::memcpy(pte.data() + 16, &huge, 8);
+    return std::memcmp(pte.data() + 8, "eh00", 4) == 0;  // the extended header is there
+  };
+  EXPECT_EQ(corrupted(corrupt, Stage::kLoad), Error::InvalidProgram);
 }
 
 fb::Table first_kernel_call(Pte& pte) {
@@ -240,25 +259,23 @@ fb::Table first_kernel_call(Pte& pte) {
 }
 
 TEST(Corruption, KernelArgumentIndexOutOfRange) {
-  ASSERT_FALSE(cpu().empty());
-  Pte pte(cpu());
-  put32(const_cast<uint8_t*>(first_kernel_call(pte).vec(1).data()), 100000);
-  EXPECT_EQ(load_and_run(pte), Error::InvalidProgram);
-  EXPECT_EQ(load_program(pte, pte.size, Program::Verification::InternalConsistency), Error::InvalidProgram);
+  const auto corrupt = [](Pte& pte) {
+    return put32(const_cast<uint8_t*>(first_kernel_call(pte).vec(1).data()), 100000), true;
+  };
+  EXPECT_EQ(corrupted(corrupt), Error::InvalidProgram);
+  EXPECT_EQ(corrupted(corrupt, Stage::kLoad, Program::Verification::InternalConsistency), Error::InvalidProgram);
 }
 
 TEST(Corruption, OperatorIndexOutOfRange) {
-  ASSERT_FALSE(cpu().empty());
-  Pte pte(cpu());
-  put32(field_addr(first_kernel_call(pte), 0), 77);
-  EXPECT_EQ(load_and_run(pte), Error::InvalidProgram);
+  EXPECT_EQ(corrupted([](Pte& pte) { return put32(field_addr(first_kernel_call(pte), 0), 77), true; }),
+            Error::InvalidProgram);
 }
 
 TEST(Corruption, InputIndexOutOfRange) {
-  ASSERT_FALSE(cpu().empty());
-  Pte pte(cpu());
-  put32(const_cast<uint8_t*>(pte.plan().vec(fb::plan::inputs).data()), 0xfffffff0u);
-  EXPECT_EQ(load_and_run(pte), Error::InvalidProgram);
+  EXPECT_EQ(corrupted([](Pte& pte) {
+              return put32(const_cast<uint8_t*>(pte.plan().vec(fb::plan::inputs).data()), 0xfffffff0u), true;
+            }),
+            Error::InvalidProgram);
 }
 
 // The first tensor value for which `pick` holds, or a null table.
@@ -273,45 +290,46 @@ fb::Table first_tensor(Pte& pte, Pick pick) {
 }
 
 TEST(Corruption, MemoryIdWithoutABuffer) {
-  ASSERT_FALSE(cpu().empty());
-  Pte pte(cpu());
-  fb::Table t = first_tensor(pte, [](fb::Table t) { return t.table(fb::tensor::allocation_info).p != nullptr; });
-  ASSERT_NE(t.p, nullptr);
-  put32(field_addr(t.table(fb::tensor::allocation_info), fb::alloc::memory_id), 9);
-  EXPECT_EQ(load_and_run(pte), Error::InvalidArgument);
+  const auto corrupt = [](Pte& pte) {
+    fb::Table t = first_tensor(pte, [](fb::Table t) { return t.table(fb::tensor::allocation_info).p != nullptr; });
+    if (t.p == nullptr) return false;
+    put32(field_addr(t.table(fb::tensor::allocation_info), fb::alloc::memory_id), 9);
+    return true;
+  };
+  EXPECT_EQ(corrupted(corrupt), Error::InvalidArgument);
 }
 
 TEST(Corruption, ConstantBufferIndexOutOfRange) {
-  ASSERT_FALSE(cpu().empty());
-  Pte pte(cpu());
-  fb::Table t = first_tensor(pte, [](fb::Table t) { return t.get<uint32_t>(fb::tensor::data_buffer_idx) > 0; });
-  ASSERT_NE(t.p, nullptr);
-  put32(field_addr(t, fb::tensor::data_buffer_idx), 5000);
-  EXPECT_EQ(load_and_run(pte), Error::InvalidProgram);
+  const auto corrupt = [](Pte& pte) {
+    fb::Table t = first_tensor(pte, [](fb::Table t) { return t.get<uint32_t>(fb::tensor::data_buffer_idx) > 0; });
+    if (t.p == nullptr) return false;
+    put32(field_addr(t, fb::tensor::data_buffer_idx), 5000);
+    return true;
+  };
+  EXPECT_EQ(corrupted(corrupt), Error::InvalidProgram);
 }
 
 TEST(Corruption, IntListItemOutOfRange) {
-  ASSERT_FALSE(cpu().empty());
-  Pte pte(cpu());
-  const fb::Vec values = pte.plan().vec(fb::plan::values);
-  bool found = false;
-  for (uint32_t i = 0; i < values.size() && !found; ++i) {
-    if (values.table(i).get<uint8_t>(fb::evalue::val_type) == 7) {  // IntList
-      uint8_t* item = const_cast<uint8_t*>(values.table(i).table(fb::evalue::val).vec(0).data());
-      const int64_t bad = 1 << 30;
-      std::memcpy(item, &bad, 8);
-      found = true;
+  const auto corrupt = [](Pte& pte) {
+    const fb::Vec values = pte.plan().vec(fb::plan::values);
+    for (uint32_t i = 0; i < values.size(); ++i) {
+      if (values.table(i).get<uint8_t>(fb::evalue::val_type) == 7) {  // IntList
+        uint8_t* item = const_cast<uint8_t*>(values.table(i).table(fb::evalue::val).vec(0).data());
+        const int64_t bad = 1 << 30;
+        std::memcpy(item, &bad, 8);
+        return true;
+      }
     }
-  }
-  ASSERT_TRUE(found);
-  EXPECT_EQ(load_and_run(pte), Error::InvalidProgram);
+    return false;
+  };
+  EXPECT_EQ(corrupted(corrupt), Error::InvalidProgram);
 }
 
 TEST(Corruption, UnknownValueType) {
-  ASSERT_FALSE(cpu().empty());
-  Pte pte(cpu());
-  *field_addr(pte.plan().vec(fb::plan::values).table(0), fb::evalue::val_type) = 200;
-  EXPECT_EQ(load_program(pte, pte.size), Error::InvalidProgram);
+  const auto corrupt = [](Pte& pte) {
+    return *field_addr(pte.plan().vec(fb::plan::values).table(0), fb::evalue::val_type) = 200, true;
+  };
+  EXPECT_EQ(corrupted(corrupt, Stage::kLoad), Error::InvalidProgram);
 }
 
 fb::Table first_value(Pte& pte) {
@@ -319,33 +337,32 @@ fb::Table first_value(Pte& pte) {
 }
 
 TEST(Corruption, UnknownScalarType) {
-  ASSERT_FALSE(cpu().empty());
-  Pte pte(cpu());
-  *field_addr(first_value(pte), fb::tensor::scalar_type) = 99;
-  EXPECT_EQ(load_and_run(pte), Error::InvalidProgram);
+  EXPECT_EQ(corrupted([](Pte& pte) { return *field_addr(first_value(pte), fb::tensor::scalar_type) = 99, true; }),
+            Error::InvalidProgram);
 }
 
 TEST(Corruption, TensorLargerThanItsData) {
-  ASSERT_FALSE(cpu().empty());
-  Pte pte(cpu());
-  put32(const_cast<uint8_t*>(first_value(pte).vec(fb::tensor::sizes).data()), 0x40000000);
-  EXPECT_EQ(load_and_run(pte), Error::InvalidProgram);
+  const auto corrupt = [](Pte& pte) {
+    return put32(const_cast<uint8_t*>(first_value(pte).vec(fb::tensor::sizes).data()), 0x40000000), true;
+  };
+  EXPECT_EQ(corrupted(corrupt), Error::InvalidProgram);
 }
 
 TEST(Corruption, DimOrderNotAPermutation) {
-  ASSERT_FALSE(cpu().empty());
-  Pte pte(cpu());
-  *const_cast<uint8_t*>(first_value(pte).vec(fb::tensor::dim_order).data()) = 7;
-  EXPECT_EQ(load_and_run(pte), Error::InvalidProgram);
+  const auto corrupt = [](Pte& pte) {
+    return *const_cast<uint8_t*>(first_value(pte).vec(fb::tensor::dim_order).data()) = 7, true;
+  };
+  EXPECT_EQ(corrupted(corrupt), Error::InvalidProgram);
 }
 
 // The first operator renamed in place (same length): no kernel has that name.
 TEST(Missing, Kernel) {
-  ASSERT_FALSE(cpu().empty());
-  Pte pte(cpu());
-  char* name = const_cast<char*>(pte.plan().vec(fb::plan::operators).table(0).str(fb::op::name));
-  name[std::strlen(name) - 1] = '#';
-  EXPECT_EQ(load_and_run(pte), Error::OperatorMissing);
+  const auto corrupt = [](Pte& pte) {
+    char* name = const_cast<char*>(pte.plan().vec(fb::plan::operators).table(0).str(fb::op::name));
+    name[std::strlen(name) - 1] = '#';
+    return true;
+  };
+  EXPECT_EQ(corrupted(corrupt), Error::OperatorMissing);
 }
 
 // Inputs the program expects (zeros), set on the method; the tensors live in `this`.

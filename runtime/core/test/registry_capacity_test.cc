@@ -9,22 +9,16 @@
 #include <executorch/runtime/kernel/operator_registry.h>
 
 #include "runtime/core/kernel_registry.h"
+#include "runtime/core/test/registry_util.h"
 #include "runtime/testing/executorch.h"
 #include "runtime/testing/test.h"
 
 namespace {
 
-using executorch::runtime::Error;
-using executorch::runtime::EValue;
-using executorch::runtime::Kernel;
-using executorch::runtime::KernelRuntimeContext;
-using executorch::runtime::Span;
-
-void kernel(KernelRuntimeContext&, Span<EValue*>) {}
-void replacement(KernelRuntimeContext&, Span<EValue*>) {}
+using namespace etarm::registry_test;
 
 struct Name {
-  char text[32];
+  char text[48];
 };
 
 TEST(Capacity, FromTheBuild) {
@@ -39,22 +33,22 @@ TEST(Capacity, FullTableRefusesNewOpsOnly) {
   std::vector<Name> names(capacity - used + 1);
   for (size_t i = 0; i < names.size(); ++i) std::snprintf(names[i].text, sizeof names[i].text, "etarm_test::op%zu.out", i);
   for (size_t i = 0; i + 1 < names.size(); ++i) {
-    const Kernel k(names[i].text, kernel);
+    const Kernel k(names[i].text, kernel_a);
     ASSERT_EQ(executorch::runtime::register_kernel(k), Error::Ok);
   }
   EXPECT_EQ(executorch::runtime::get_registered_kernels().size(), capacity);
   EXPECT_EQ(etarm::core::kernel_registrations_dropped(), 0u);
 
-  const Kernel one_too_many(names.back().text, kernel);
+  const Kernel one_too_many(names.back().text, kernel_a);
   EXPECT_EQ(executorch::runtime::register_kernel(one_too_many), Error::RegistrationExceedingMaxKernels);
   EXPECT_EQ(etarm::core::kernel_registrations_dropped(), 1u);
   EXPECT_EQ(executorch::runtime::get_op_function_from_registry(names.back().text).error(), Error::OperatorMissing);
 
-  const Kernel better(names[0].text, replacement);
+  const Kernel better(names[0].text, kernel_b);
   EXPECT_EQ(etarm::core::register_kernels({&better, 1}, etarm::core::kOptimizedKernels), Error::Ok);
   auto found = executorch::runtime::get_op_function_from_registry(names[0].text);
   ASSERT_TRUE(found.ok());
-  EXPECT_EQ(*found, &replacement);
+  EXPECT_EQ(*found, &kernel_b);
 }
 
 }  // namespace

@@ -6,29 +6,16 @@
 
 #include "kernels/testing/relu_override.h"
 #include "runtime/core/kernel_registry.h"
+#include "runtime/core/test/registry_util.h"
 #include "runtime/testing/executorch.h"
 #include "runtime/testing/test.h"
 
 namespace {
 
-using executorch::aten::ScalarType;
-using executorch::runtime::Error;
-using executorch::runtime::EValue;
-using executorch::runtime::Kernel;
-using executorch::runtime::KernelRuntimeContext;
-using executorch::runtime::Span;
-using executorch::runtime::TensorMeta;
+using namespace etarm::registry_test;
+
 using etarm::core::kOptimizedKernels;
 using etarm::core::kPortableKernels;
-
-void kernel_a(KernelRuntimeContext&, Span<EValue*>) {}
-void kernel_b(KernelRuntimeContext&, Span<EValue*>) {}
-void kernel_c(KernelRuntimeContext&, Span<EValue*>) {}
-
-executorch::runtime::OpFunction lookup(const char* name, Span<const TensorMeta> metas = {}) {
-  auto op = executorch::runtime::get_op_function_from_registry(name, metas);
-  return op.ok() ? *op : nullptr;
-}
 
 Error register_one(const char* name, executorch::runtime::OpFunction fn, int priority, const char* key = nullptr) {
   const Kernel kernel(name, key, fn);
@@ -95,11 +82,9 @@ TEST(Priority, ExactKeyBeatsFallback) {
   EXPECT_EQ(register_one("etarm_test::keyed.out", kernel_a, kOptimizedKernels), Error::Ok);  // fallback
   EXPECT_EQ(register_one("etarm_test::keyed.out", kernel_b, kPortableKernels, "v1/1;0,1"), Error::Ok);
   EXPECT_EQ(register_one("etarm_test::keyed.out", kernel_c, kOptimizedKernels, "v1/1;0,1"), Error::Ok);
-  executorch::aten::DimOrderType order[] = {0, 1};
-  const TensorMeta int8_meta(ScalarType::Char, {order, 2});
-  const TensorMeta float_meta(ScalarType::Float, {order, 2});
-  EXPECT_EQ(lookup("etarm_test::keyed.out", {&int8_meta, 1}), &kernel_c);
-  EXPECT_EQ(lookup("etarm_test::keyed.out", {&float_meta, 1}), &kernel_a);
+  const Metas2d int8_meta(ScalarType::Char), float_meta(ScalarType::Float);
+  EXPECT_EQ(lookup("etarm_test::keyed.out", int8_meta.span()), &kernel_c);
+  EXPECT_EQ(lookup("etarm_test::keyed.out", float_meta.span()), &kernel_a);
   EXPECT_EQ(*etarm::core::registered_priority("etarm_test::keyed.out", "v1/1;0,1"), kOptimizedKernels);
 }
 
