@@ -3,13 +3,14 @@
     kernel_tests(name = "portable", kernels = "//kernels/portable", ops = ["add", "mm"])
 
 declares, for each op, `op_<op>_test` (a host cc_test of op_<op>_test.cc on the genuine
-prebuilt runtime's registry) and one `<name>_corstone300_test` (every file in one
-bare-metal image on runtime/core, run on QEMU's Corstone-300), plus `<name>_on_core_test`
-(the same image's sources on the host with runtime/core), so a kernel is checked against
-both registries.
+prebuilt runtime's registry); and every file together on runtime/core in one program per
+target: `<name>_on_core_test` (the host), `<name>_corstone300_test` (a bare-metal image
+on QEMU's Corstone-300, Cortex-M55 with GCC) and `<name>_aarch64_test` (static
+aarch64-linux-musl built by zig's clang, under qemu-aarch64). So a kernel is checked
+against both registries, two compilers and three CPUs.
 """
 
-load("//runtime/testing:defs.bzl", "etarm_cc_test", "etarm_qemu_test")
+load("//runtime/testing:defs.bzl", "etarm_cc_test", "etarm_qemu_test", "etarm_qemu_user_test")
 
 HARNESS = Label("//kernels/testing:harness")
 
@@ -25,6 +26,8 @@ def kernel_tests(name, kernels, ops, genuine_runtime = True, deps = []):
       deps: more libraries the tests need.
     """
     srcs = ["op_%s_test.cc" % op for op in ops]
+    on_core = [HARNESS, kernels, Label("//runtime/core")] + deps
+    on_core_linux = on_core + [Label("//runtime/core:pal_posix")]
     if genuine_runtime:
         for op, src in zip(ops, srcs):
             etarm_cc_test(
@@ -40,7 +43,7 @@ def kernel_tests(name, kernels, ops, genuine_runtime = True, deps = []):
         srcs = srcs,
         executorch = True,
         linkstatic = True,
-        deps = [HARNESS, kernels, Label("//runtime/core"), Label("//runtime/core:pal_posix")] + deps,
+        deps = on_core_linux,
     )
     etarm_qemu_test(
         name = name + "_corstone300_test",
@@ -48,5 +51,12 @@ def kernel_tests(name, kernels, ops, genuine_runtime = True, deps = []):
         copts = ["-Wno-psabi"],  # see //kernels/testing:NO_ABI_NOTES
         executorch = True,
         expect_output = ["ALL TESTS PASSED"],
-        deps = [HARNESS, kernels, Label("//runtime/core"), Label("//runtime/platform:executorch_pal")] + deps,
+        deps = on_core + [Label("//runtime/platform:executorch_pal")],
+    )
+    etarm_qemu_user_test(
+        name = name + "_aarch64_test",
+        srcs = srcs,
+        executorch = True,
+        expect_output = ["ALL TESTS PASSED"],
+        deps = on_core_linux,
     )

@@ -1,20 +1,22 @@
 """Test programs on etarm's C++ test framework (//runtime/testing).
 
-    load("//runtime/testing:defs.bzl", "etarm_cc_test", "etarm_qemu_test")
+    load("//runtime/testing:defs.bzl", "etarm_cc_test", "etarm_qemu_test", "etarm_qemu_user_test")
 
     etarm_cc_test(name = "x_test", srcs = ["x_test.cc"], deps = [...])       # on the host
     etarm_qemu_test(name = "x_corstone300_test", srcs = ["x_test.cc"], deps = [...])
+    etarm_qemu_user_test(name = "x_aarch64_test", srcs = ["x_test.cc"], deps = [...])
 
-Both link the framework's main(), which runs every TEST of the program; the exit code is
+All link the framework's main(), which runs every TEST of the program; the exit code is
 the verdict. etarm_cc_test is host-only (Bazel executes it); etarm_qemu_test builds a
-bare-metal program for `platform` and runs it in QEMU (tests/sim/defs.bzl). With
+bare-metal program for `platform` and runs it in QEMU, etarm_qemu_user_test a static
+aarch64-linux-musl program under qemu-aarch64 (tests/sim/defs.bzl). With
 `executorch = True` the main calls ExecuTorch's runtime_init() first (the program links a
 runtime: the genuine one or //runtime/core).
 """
 
-load("@rules_cc//cc:defs.bzl", "cc_test")
+load("@rules_cc//cc:defs.bzl", "cc_binary", "cc_test")
 load("//platforms:compat.bzl", "HOST")
-load("//tests/sim:defs.bzl", "bare_metal_program", "qemu_test")
+load("//tests/sim:defs.bzl", "bare_metal_program", "qemu_test", "qemu_user_test")
 
 def test_main(executorch = False):
     """The framework's main() library: plain, or calling ExecuTorch's runtime_init() first."""
@@ -54,5 +56,28 @@ def etarm_qemu_test(name, srcs, deps = [], executorch = False, platform = "//pla
         args = args,
         binary = ":" + name + "_program",
         platform = platform,
+        **kwargs
+    )
+
+def etarm_qemu_user_test(name, srcs, deps = [], executorch = False, args = [], size = "small", copts = [], **kwargs):
+    """A static aarch64-linux-musl program `name + "_program"` on the framework, run by
+    qemu_user_test `name`; arguments as etarm_qemu_test's."""
+    cc_binary(
+        name = name + "_program",
+        testonly = True,
+        srcs = srcs,
+        copts = copts,
+        linkstatic = True,
+        target_compatible_with = [
+            "@platforms//os:linux",
+            "@platforms//cpu:aarch64",
+        ],
+        deps = deps + [test_main(executorch)],
+    )
+    qemu_user_test(
+        name = name,
+        size = size,
+        args = args,
+        binary = ":" + name + "_program",
         **kwargs
     )
