@@ -10,6 +10,8 @@ target platform, so every target says where it applies:
                   platform_binary, etarm_firmware): built and run in the host build and in
                   `--config=p`, skipped in every other cross config (which would otherwise
                   build it again in a configuration of its own).
+  only_on(p)      the parts such a rule transitions (a firmware's image for one board): built
+                  for `p` only, never for another board they would not fit.
 """
 
 HOST = [
@@ -19,13 +21,23 @@ HOST = [
 
 BARE_METAL = ["@platforms//os:none"]
 
-def host_or(platform):
-    """Compatible with the host and with `platform` (a label in //platforms)."""
+def _is_platform(platform):
     label = native.package_relative_label(platform)
     if label.package != "platforms":
-        fail("host_or(%s): not a platform of //platforms" % platform)
+        fail("%s is not a platform of //platforms" % platform)
+    return Label("//platforms:is_" + label.name)
+
+def host_or(platform):
+    """Compatible with the host and with `platform` (a label in //platforms)."""
     return select({
         Label("//platforms:is_host"): [],
-        Label("//platforms:is_" + label.name): [],
+        _is_platform(platform): [],
+        "//conditions:default": ["@platforms//:incompatible"],
+    })
+
+def only_on(platform):
+    """Compatible with `platform` (a label in //platforms) alone."""
+    return select({
+        _is_platform(platform): [],
         "//conditions:default": ["@platforms//:incompatible"],
     })

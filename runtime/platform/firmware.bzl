@@ -19,7 +19,7 @@ so one compile serves every board.
 """
 
 load("@rules_cc//cc:defs.bzl", "cc_binary", "cc_library")
-load("//platforms:compat.bzl", "BARE_METAL")
+load("//platforms:compat.bzl", "only_on")
 load("//runtime/runner:defs.bzl", "DEFAULT_KERNELS")
 load("//toolchains:defs.bzl", "host_transition", "platform_binary")
 
@@ -110,7 +110,7 @@ def etarm_firmware(
     cc_library(
         name = name + "_model",
         srcs = [":" + name + "_model_src"],
-        target_compatible_with = BARE_METAL,
+        target_compatible_with = only_on(platform),
         alwayslink = True,
         **kwargs
     )
@@ -123,7 +123,8 @@ def etarm_firmware(
             Label("//runtime/platform:api"),
         ] + kernels + deps,
         linkopts = linkopts,
-        target_compatible_with = BARE_METAL,
+        # The image is for one board (its memory map): other boards' builds skip it.
+        target_compatible_with = only_on(platform),
         **kwargs
     )
     platform_binary(
