@@ -2,6 +2,7 @@
 
 load("@pypi//:requirements.bzl", "requirement")
 load("@rules_python//python:defs.bzl", "py_test")
+load("//platforms:compat.bzl", "HOST")
 
 def etarm_pytest_suite(name, srcs, deps = [], data = [], env = {}, size = "medium", tags = [], per_file = {}, grouped = False, shard_count = None):
     """Declares a py_test for each file in srcs and a test_suite `name` over them.
@@ -13,6 +14,8 @@ def etarm_pytest_suite(name, srcs, deps = [], data = [], env = {}, size = "mediu
     splits it into that many Bazel shards, each running a contiguous slice of the collected
     tests (tests/pytest_main.py); per_file does not apply. One file or one op's cases:
     `bazel test //tests/operators --test_arg=-k --test_arg=softmax`.
+
+    The tests run on the host's Python only: `--config=<board>` builds and tests skip them.
     """
     common = dict(deps = deps, data = data, env = env)
     if grouped:
@@ -49,4 +52,5 @@ def _pytest(name, srcs, deps, data, env, size, tags, shard_count):
         size = size,
         tags = tags,
         shard_count = shard_count,
+        target_compatible_with = HOST,
     )

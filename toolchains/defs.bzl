@@ -4,8 +4,11 @@
 cross-compiled dependency (the simulator tests in //tests/sim:defs.bzl, etarm_firmware)
 put it on that attribute. `platform_binary` is the plain version: it exposes `binary`,
 built for `platform`, under its own name, so `bazel build //pkg:hello_m55` yields the ELF
-without any --config.
+without any --config; it is built in host builds and in its platform's config only
+(//platforms:compat.bzl). `host_transition` goes the other way, for host-made inputs.
 """
+
+load("//platforms:compat.bzl", "host_or")
 
 def _platform_transition_impl(_settings, attr):
     return {"//command_line_option:platforms": str(attr.platform)}
@@ -13,6 +16,19 @@ def _platform_transition_impl(_settings, attr):
 platform_transition = transition(
     implementation = _platform_transition_impl,
     inputs = [],
+    outputs = ["//command_line_option:platforms"],
+)
+
+def _host_transition_impl(settings, _attr):
+    return {"//command_line_option:platforms": [settings["//command_line_option:host_platform"]]}
+
+# Back to the host platform, for platform-independent files a cross build needs but only the
+# host can make (a .pte from //:etarm). In a host build that is the host's own
+# configuration, so such a file is made once whichever board's image embeds it; the
+# --config=<board> builds share another one (the same change from each of them).
+host_transition = transition(
+    implementation = _host_transition_impl,
+    inputs = ["//command_line_option:host_platform"],
     outputs = ["//command_line_option:platforms"],
 )
 
@@ -39,7 +55,7 @@ def _platform_binary_impl(ctx):
         runfiles = ctx.runfiles(files = [out]).merge(target[DefaultInfo].default_runfiles),
     )]
 
-platform_binary = rule(
+_platform_binary = rule(
     implementation = _platform_binary_impl,
     attrs = {
         "binary": attr.label(mandatory = True, cfg = platform_transition, doc = "A cc_binary."),
@@ -52,3 +68,13 @@ platform_binary = rule(
     executable = True,
     doc = "`binary` built for `platform` (e.g. an ELF for //platforms:corstone300).",
 )
+
+def platform_binary(name, binary, platform, **kwargs):
+    """`binary` built for `platform` under the name `name` (see _platform_binary)."""
+    _platform_binary(
+        name = name,
+        binary = binary,
+        platform = platform,
+        target_compatible_with = host_or(platform),
+        **kwargs
+    )

@@ -1,24 +1,24 @@
 // Kernel and backend registries: fixed-size tables filled at static-initialisation time
-// (no heap). Sizes can be changed with -DETARM_MAX_KERNELS=N / -DETARM_MAX_BACKENDS=N.
+// (no heap). Their sizes come from the build (--//runtime/core:max_kernels and
+// :max_backends, through the generated registry_config.h); kernel priorities and the rule
+// for which library's kernel wins: kernel_registry.h.
 #include <cstring>
 
 #include <executorch/runtime/backend/interface.h>
 #include <executorch/runtime/kernel/operator_registry.h>
 #include <executorch/runtime/platform/log.h>
 
-#ifndef ETARM_MAX_KERNELS
-#define ETARM_MAX_KERNELS 256
-#endif
-#ifndef ETARM_MAX_BACKENDS
-#define ETARM_MAX_BACKENDS 8
-#endif
+#include "runtime/core/kernel_registry.h"
+#include "runtime/core/registry_config.h"
 
 namespace executorch {
 namespace ET_RUNTIME_NAMESPACE {
 namespace {
 
 Kernel g_kernels[ETARM_MAX_KERNELS];
+int g_priorities[ETARM_MAX_KERNELS];  // of g_kernels[i]
 size_t g_num_kernels = 0;
+size_t g_dropped = 0;  // registrations refused for lack of room
 
 Backend g_backends[ETARM_MAX_BACKENDS];
 size_t g_num_backends = 0;
@@ -96,25 +96,7 @@ Error make_kernel_key_string(Span<const TensorMeta> key, char* buf, size_t buf_s
 } // namespace internal
 
 Error register_kernels(const Span<const Kernel> kernels) {
-  if (kernels.size() > ETARM_MAX_KERNELS - g_num_kernels) {
-    ET_LOG(Error, "Kernel registry full (%d entries)", ETARM_MAX_KERNELS);
-    return Error::RegistrationExceedingMaxKernels;
-  }
-  for (const Kernel& k : kernels) {
-    if (k.name_ == nullptr || k.op_ == nullptr) {
-      return Error::InvalidArgument;
-    }
-    for (size_t i = 0; i < g_num_kernels; ++i) {
-      if (std::strcmp(g_kernels[i].name_, k.name_) == 0 && g_kernels[i].kernel_key_ == k.kernel_key_) {
-        ET_LOG(Error, "Kernel %s is already registered", k.name_);
-        return Error::RegistrationAlreadyRegistered;
-      }
-    }
-  }
-  for (const Kernel& k : kernels) {
-    g_kernels[g_num_kernels++] = k;
-  }
-  return Error::Ok;
+  return etarm::core::register_kernels(kernels, etarm::core::kPortableKernels);
 }
 
 Span<const Kernel> get_registered_kernels() {
@@ -138,7 +120,12 @@ Result<OpFunction> get_op_function_from_registry(
     k = find_kernel(name, key_ptr, get_registered_kernels());
   }
   if (k == nullptr) {
-    ET_LOG(Error, "Missing operator: %s", name);
+    if (g_dropped > 0) {
+      ET_LOG(Error, "Missing operator: %s (the kernel registry, %d entries, refused %u registrations: build with "
+             "a larger --//runtime/core:max_kernels)", name, ETARM_MAX_KERNELS, static_cast<unsigned>(g_dropped));
+    } else {
+      ET_LOG(Error, "Missing operator: %s", name);
+    }
     return Error::OperatorMissing;
   }
   return k->op_;
@@ -218,3 +205,93 @@ Error get_option(const char* backend_name, Span<BackendOption> backend_options) 
 
 } // namespace ET_RUNTIME_NAMESPACE
 } // namespace executorch
+
+namespace etarm {
+namespace core {
+namespace {
+
+using executorch::runtime::Error;
+using executorch::runtime::Kernel;
+using executorch::runtime::Span;
+using executorch::runtime::g_dropped;
+using executorch::runtime::g_kernels;
+using executorch::runtime::g_num_kernels;
+using executorch::runtime::g_priorities;
+
+bool same_entry(const Kernel& a, const Kernel& b) {
+  return std::strcmp(a.name_, b.name_) == 0 && a.kernel_key_ == b.kernel_key_;
+}
+
+// Index of the table entry for (k.name_, k.kernel_key_), or -1.
+long find_entry(const Kernel& k) {
+  for (size_t i = 0; i < g_num_kernels; ++i) {
+    if (same_entry(g_kernels[i], k)) return static_cast<long>(i);
+  }
+  return -1;
+}
+
+} // namespace
+
+// All or nothing: the batch is checked first (names, conflicts, room), then applied.
+Error register_kernels(Span<const Kernel> kernels, int priority) {
+  size_t new_entries = 0;
+  for (size_t i = 0; i < kernels.size(); ++i) {
+    const Kernel& k = kernels[i];
+    if (k.name_ == nullptr || k.op_ == nullptr) {
+      return Error::InvalidArgument;
+    }
+    for (size_t j = 0; j < i; ++j) {
+      if (same_entry(kernels[j], k)) {
+        ET_LOG(Error, "Kernel %s is registered twice in one library", k.name_);
+        return Error::RegistrationAlreadyRegistered;
+      }
+    }
+    const long at = find_entry(k);
+    if (at < 0) {
+      ++new_entries;
+    } else if (g_priorities[at] == priority) {
+      ET_LOG(Error, "Kernel %s is already registered at priority %d", k.name_, priority);
+      return Error::RegistrationAlreadyRegistered;
+    }
+  }
+  if (new_entries > ETARM_MAX_KERNELS - g_num_kernels) {
+    g_dropped += kernels.size();
+    ET_LOG(Error, "Kernel registry full: %u more kernels (%s, ...) do not fit in its %d entries; build with "
+           "--//runtime/core:max_kernels=%u or more", static_cast<unsigned>(new_entries), kernels[0].name_,
+           ETARM_MAX_KERNELS, static_cast<unsigned>(g_num_kernels + new_entries));
+    return Error::RegistrationExceedingMaxKernels;
+  }
+  for (const Kernel& k : kernels) {
+    const long at = find_entry(k);
+    if (at < 0) {
+      g_priorities[g_num_kernels] = priority;
+      g_kernels[g_num_kernels++] = k;
+    } else if (priority > g_priorities[at]) {
+      g_priorities[at] = priority;
+      g_kernels[at] = k;
+    }  // else: a lower priority than the kernel in place, which stays
+  }
+  return Error::Ok;
+}
+
+executorch::runtime::Result<int> registered_priority(const char* name, const char* key) {
+  if (name == nullptr) {
+    return Error::InvalidArgument;
+  }
+  const long at = find_entry(Kernel(name, key, nullptr));
+  if (at < 0) {
+    return Error::NotFound;
+  }
+  return g_priorities[at];
+}
+
+size_t kernel_registry_capacity() {
+  return ETARM_MAX_KERNELS;
+}
+
+size_t kernel_registrations_dropped() {
+  return g_dropped;
+}
+
+} // namespace core
+} // namespace etarm

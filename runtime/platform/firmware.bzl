@@ -1,4 +1,4 @@
-"""etarm_firmware(): one bare-metal ELF = a runner program + a .pte + a board.
+"""etarm_firmware(): one bare-metal ELF = a runner program + kernels + a .pte + a board.
 
     load("//runtime/platform:firmware.bzl", "etarm_firmware")
 
@@ -6,7 +6,7 @@
         name = "kws_fw",
         pte = ":kws.pte",                     # a file (e.g. from etarm_pte)
         inputs = ":kws_inputs.bin",           # optional: raw input tensors (default: ones)
-        runner = "//runtime/runner:runner",   # a cc_library holding main()
+        kernels = ["//kernels/portable"],     # the default; e.g. add an optimised library
         platform = "//platforms:corstone300",
     )
 
@@ -14,10 +14,14 @@
 any --config; qemu_test / fvp_test (//tests/sim:defs.bzl) take it as `binary` (give them
 the same `platform`). The runner reads the model through etarm/model.h
 (etarm_model_data / etarm_model_size), placed in the board's bulk region (.etarm.model).
+The .pte and inputs are host-made files: they are taken from the host's configuration,
+so one compile serves every board.
 """
 
 load("@rules_cc//cc:defs.bzl", "cc_binary", "cc_library")
-load("//toolchains:defs.bzl", "platform_binary")
+load("//platforms:compat.bzl", "only_on")
+load("//runtime/runner:defs.bzl", "DEFAULT_KERNELS")
+load("//toolchains:defs.bzl", "host_transition", "platform_binary")
 
 _BLOB_ASM = """\
     .section .etarm.model, "a"
@@ -62,19 +66,34 @@ def _embed_model_impl(ctx):
 _embed_model = rule(
     implementation = _embed_model_impl,
     attrs = {
-        "pte": attr.label(mandatory = True, allow_single_file = True),
-        "inputs": attr.label(allow_single_file = True),
+        "pte": attr.label(mandatory = True, allow_single_file = True, cfg = host_transition),
+        "inputs": attr.label(allow_single_file = True, cfg = host_transition),
+        "_allowlist_function_transition": attr.label(
+            default = "@bazel_tools//tools/allowlists/function_transition_allowlist",
+        ),
     },
 )
 
-def etarm_firmware(name, pte, runner, platform = "//platforms:corstone300", inputs = None, deps = [], linkopts = [], **kwargs):
+def etarm_firmware(
+        name,
+        pte,
+        runner = Label("//runtime/runner:bare_metal_main"),
+        kernels = DEFAULT_KERNELS,
+        platform = "//platforms:corstone300",
+        inputs = None,
+        deps = [],
+        linkopts = [],
+        **kwargs):
     """Declares `name` (the ELF `name.elf` for `platform`) and its parts.
 
     Args:
       name: target name; the ELF is `name + ".elf"`.
       pte: label of the .pte file to embed.
       runner: cc_library with main() that runs the model (alwayslink if nothing else
-        references it).
+        references it); default: the executor runner (//runtime/runner).
+      kernels: kernel libraries linked into the image (default: the portable kernels);
+        where two have a kernel for one op, the higher registration priority wins
+        (runtime/core/kernel_registry.h). [] for a runner that needs none.
       platform: board platform (//platforms:corstone300, corstone320, ...).
       inputs: optional label of a file with the model's input tensors (raw bytes of each,
         in order), embedded as etarm_model_inputs / etarm_model_inputs_size.
@@ -91,7 +110,7 @@ def etarm_firmware(name, pte, runner, platform = "//platforms:corstone300", inpu
     cc_library(
         name = name + "_model",
         srcs = [":" + name + "_model_src"],
-        target_compatible_with = ["@platforms//os:none"],
+        target_compatible_with = only_on(platform),
         alwayslink = True,
         **kwargs
     )
@@ -102,9 +121,10 @@ def etarm_firmware(name, pte, runner, platform = "//platforms:corstone300", inpu
             ":" + name + "_model",
             Label("//runtime/platform:board"),
             Label("//runtime/platform:api"),
-        ] + deps,
+        ] + kernels + deps,
         linkopts = linkopts,
-        target_compatible_with = ["@platforms//os:none"],
+        # The image is for one board (its memory map): other boards' builds skip it.
+        target_compatible_with = only_on(platform),
         **kwargs
     )
     platform_binary(

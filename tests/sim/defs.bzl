@@ -9,7 +9,9 @@
 
 Each rule builds its `binary` for `platform` through a transition, so the tests run from a
 plain `bazel test //...` on the host; the binary itself should carry
-`target_compatible_with` so a host build skips it (bare_metal_program does that).
+`target_compatible_with` so a host build skips it (bare_metal_program does that). A test is
+compatible with the host and with its own platform's config (`--config=corstone300` runs
+the Corstone-300 tests), and skipped in other cross configs (//platforms:compat.bzl).
 Simulators come from the bazelw root (qemu-system-arm, qemu-aarch64 on PATH).
 
 Shared attributes: args (after the program name on its command line), expect_exit_code
@@ -19,6 +21,7 @@ attributes (size, timeout, tags, ...). The simulator gets the test's timeout min
 
 load("@bazel_skylib//rules:common_settings.bzl", "BuildSettingInfo")
 load("@rules_cc//cc:defs.bzl", "cc_binary")
+load("//platforms:compat.bzl", "BARE_METAL", "host_or")
 load("//toolchains:defs.bzl", "platform_transition", "transitioned_executable")
 
 # Board platform (name in //platforms) -> QEMU machine and FVP settings.
@@ -170,14 +173,14 @@ def _qemu_user_test_impl(ctx):
 def _fvp_test_impl(ctx):
     return _sim_test_impl(ctx, "fvp")
 
-qemu_test = rule(
+_qemu_test = rule(
     implementation = _qemu_test_impl,
     attrs = dict(_COMMON_ATTRS, **_BOARD_ATTRS),
     test = True,
     doc = "Runs a bare-metal program on qemu-system-arm; its exit code is the verdict.",
 )
 
-qemu_user_test = rule(
+_qemu_user_test = rule(
     implementation = _qemu_user_test_impl,
     attrs = dict(_COMMON_ATTRS, platform = attr.label(
         default = "//platforms:linux_aarch64_musl",
@@ -187,7 +190,7 @@ qemu_user_test = rule(
     doc = "Runs a static aarch64 Linux program under qemu-aarch64; its exit code is the verdict.",
 )
 
-fvp_test = rule(
+_fvp_test = rule(
     implementation = _fvp_test_impl,
     attrs = dict(
         _COMMON_ATTRS,
@@ -211,6 +214,16 @@ def bare_metal_program(name, deps = [], **kwargs):
     cc_binary(
         name = name,
         deps = deps + [Label("//runtime/platform:board")],
-        target_compatible_with = ["@platforms//os:none"],
+        target_compatible_with = BARE_METAL,
         **kwargs
     )
+
+def _on_host_or_platform(rule_fn, default_platform):
+    def test(name, platform = default_platform, **kwargs):
+        rule_fn(name = name, platform = platform, target_compatible_with = host_or(platform), **kwargs)
+
+    return test
+
+qemu_test = _on_host_or_platform(_qemu_test, "//platforms:corstone300")
+qemu_user_test = _on_host_or_platform(_qemu_user_test, "//platforms:linux_aarch64_musl")
+fvp_test = _on_host_or_platform(_fvp_test, "//platforms:corstone300")

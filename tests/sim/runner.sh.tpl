@@ -59,6 +59,30 @@ if [ "$MODE" = fvp ]; then
   [ "$status" -ge 0 ] 2>/dev/null || status=$(( status & 255 ))
 fi
 
+# Programs on the C++ test framework (runtime/testing) print "[ RUN      ] Suite.case" and
+# then "[       OK ] ..." or "[  FAILED  ] ..." for each case: turned into the JUnit XML
+# Bazel reads for per-case results, unless the program wrote it itself (qemu-user passes
+# XML_OUTPUT_FILE through). A case that started but never finished (a fault) fails. Not for
+# programs expected to fail: their failed cases are the point.
+if [ "$EXPECT_EXIT" = 0 ] && [ -n "${XML_OUTPUT_FILE:-}" ] && [ ! -s "$XML_OUTPUT_FILE" ] && grep -a -q '^\[ RUN      \] ' "$log"; then
+  awk '
+    function case_xml(name, failed,   dot) {
+      dot = index(name, ".")
+      gsub(/&/, "\\&amp;", name); gsub(/</, "\\&lt;", name); gsub(/"/, "\\&quot;", name)
+      cases = cases sprintf("  <testcase classname=\"%s\" name=\"%s\">%s</testcase>\n",
+        substr(name, 1, dot - 1), substr(name, dot + 1), failed ? "<failure message=\"see the test log\"/>" : "")
+      total++; failures += failed
+    }
+    /^\[ RUN      \] / { current = substr($0, 14); next }
+    /^\[       OK \] / && substr($0, 14) == current { case_xml(current, 0); current = ""; next }
+    /^\[  FAILED  \] / && substr($0, 14) == current { case_xml(current, 1); current = ""; next }
+    END {
+      if (current != "") case_xml(current, 1)
+      printf "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites tests=\"%d\" failures=\"%d\">\n", total, failures
+      printf "<testsuite name=\"etarm\" tests=\"%d\" failures=\"%d\">\n%s</testsuite>\n</testsuites>\n", total, failures, cases
+    }' "$log" > "$XML_OUTPUT_FILE"
+fi
+
 if [ "$status" != "$EXPECT_EXIT" ]; then
   fail "exit code $status, expected $EXPECT_EXIT"
 fi

@@ -1,11 +1,15 @@
 // aarch64-linux-musl through zig, run under qemu-aarch64: C++17, libc++ containers and
-// strings, static initialisation, virtual dispatch, exceptions, a file round trip.
+// strings, static initialisation, virtual dispatch, exceptions, a file round trip; TEST
+// cases on runtime/testing (the framework itself needs no exceptions, this program uses
+// them).
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <memory>
 #include <stdexcept>
 #include <string>
-#include <vector>
+
+#include "runtime/testing/test.h"
 
 namespace {
 
@@ -19,33 +23,38 @@ struct Derived : Base {
 
 int initialised_before_main = [] { return 42; }();
 
-}  // namespace
+TEST(Aarch64Musl, Arguments) {
+  ASSERT_EQ(etarm::testing::arg_count(), 2);
+  EXPECT_EQ(std::string(etarm::testing::arg(0)), "alpha");
+  EXPECT_EQ(std::string(etarm::testing::arg(1)), "beta");
+}
 
-int main(int argc, char **argv) {
-  int failures = 0;
-  auto check = [&](bool ok, const char *what) {
-    if (!ok) {
-      std::printf("CHECK failed: %s\n", what);
-      ++failures;
-    }
-  };
-  std::vector<std::string> args(argv, argv + argc);
-  check(args.size() == 3 && args[1] == "alpha" && args[2] == "beta", "arguments");
-  check(initialised_before_main == 42, "static initialisation");
+TEST(Aarch64Musl, StaticInitialisationAndVirtualCalls) {
+  EXPECT_EQ(initialised_before_main, 42);
   std::unique_ptr<Base> b = std::make_unique<Derived>();
-  check(b->name() == "derived", "virtual call");
+  EXPECT_EQ(b->name(), "derived");
+  std::printf("hello from aarch64-linux-musl (%s)\n", sizeof(void *) == 8 ? "64-bit" : "32-bit");
+  EXPECT_EQ(sizeof(void *), 8u);
+}
+
+TEST(Aarch64Musl, Exceptions) {
+  std::string what;
   try {
     throw std::runtime_error("thrown");
   } catch (const std::exception &e) {
-    check(std::string(e.what()) == "thrown", "exception caught");
+    what = e.what();
   }
+  EXPECT_EQ(what, "thrown");
+}
+
+TEST(Aarch64Musl, FileRoundTrip) {
   const char *tmp = std::getenv("TEST_TMPDIR");
-  std::string path = std::string(tmp ? tmp : "/tmp") + "/etarm_aarch64_test.txt";
+  const std::string path = std::string(tmp ? tmp : "/tmp") + "/etarm_aarch64_test.txt";
   { std::ofstream(path) << "round trip"; }
   std::string back;
   std::getline(std::ifstream(path), back);
-  check(back == "round trip", "file I/O");
-  std::printf("hello from aarch64-linux-musl (%s): %s\n", sizeof(void *) == 8 ? "64-bit" : "32-bit",
-              failures ? "FAILED" : "PASSED");
-  return failures;
+  EXPECT_EQ(back, "round trip");
 }
+
+}  // namespace
+

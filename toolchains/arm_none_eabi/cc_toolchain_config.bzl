@@ -14,25 +14,19 @@ Features (enable/disable with --features=NAME / --features=-NAME or a target's `
 Compilation modes: fastbuild -Os, opt -O2 -DNDEBUG, dbg -Og -g3.
 """
 
-load(
-    "@rules_cc//cc:cc_toolchain_config_lib.bzl",
-    "action_config",
-    "feature",
-    "tool",
-    "tool_path",
-    "with_feature_set",
-)
+load("@rules_cc//cc:cc_toolchain_config_lib.bzl", "feature", "tool_path", "with_feature_set")
 load(
     "//toolchains:cc_toolchain_common.bzl",
     "ALL_COMPILE",
-    "ASM",
     "CXX_COMPILE",
-    "C_COMPILE",
     "LINK",
-    "REPRODUCIBLE_FLAGS",
     "compilation_mode_features",
+    "compiler_action_configs",
     "flags",
     "gc_sections_feature",
+    "optimization_feature",
+    "target_flags_feature",
+    "toolchain_config_info",
 )
 
 # Compiler flags per core. The float ABI is hard everywhere (all these cores have an FPU);
@@ -50,52 +44,31 @@ CORES = {
 _TOOL_PREFIX = "/usr/bin/arm-none-eabi-"
 
 def _impl(ctx):
-    target_flags = ["-mthumb", "-mfloat-abi=hard"] + ctx.attr.cpu_flags
-
-    def tools(name):
-        return [tool(path = _TOOL_PREFIX + name)]
-
-    action_configs = [
-        action_config(action_name = a, enabled = True, tools = tools("gcc"))
-        for a in C_COMPILE + ASM
-    ] + [
-        # g++ as the link driver pulls in libstdc++ and libsupc++ when C++ code needs them.
-        action_config(action_name = a, enabled = True, tools = tools("g++"))
-        for a in CXX_COMPILE + LINK
-    ]
-    # Archiving and stripping keep Bazel's built-in configurations (tool_paths below): they
-    # bring the archiver's flags with them.
+    # g++ links: it pulls in libstdc++ and libsupc++ when C++ code needs them. Archiving and
+    # stripping keep Bazel's built-in configurations (tool_paths below): they bring the
+    # archiver's flags with them.
+    action_configs = compiler_action_configs(_TOOL_PREFIX + "gcc", _TOOL_PREFIX + "g++")
 
     features = [
-        feature(
-            name = "target_flags",
-            enabled = True,
-            flag_sets = [
-                flags(ALL_COMPILE + LINK, target_flags),
-                flags(ALL_COMPILE, [
-                    "-fno-common",
-                    "-Wall",
-                    # Paths in depfiles as the compiler saw them, so Bazel can match them.
-                    "-no-canonical-prefixes",
-                    "-fno-canonical-system-headers",
-                ] + REPRODUCIBLE_FLAGS),
-                flags(CXX_COMPILE, ["-std=gnu++17"]),
+        target_flags_feature(
+            target = ["-mthumb", "-mfloat-abi=hard"] + ctx.attr.cpu_flags,
+            compile = [
+                "-fno-common",
+                # Paths in depfiles as the compiler saw them, so Bazel can match them.
+                "-no-canonical-prefixes",
+                "-fno-canonical-system-headers",
             ],
+            cxx = ["-std=gnu++17"],
         ),
         gc_sections_feature(),
         feature(name = "size_optimized"),
     ] + compilation_mode_features() + [
-        feature(
-            name = "optimization",
-            enabled = True,
-            flag_sets = [
-                flags(ALL_COMPILE + LINK, ["-Os"], [with_feature_set(features = ["size_optimized"])]),
-                flags(ALL_COMPILE, ["-Os"], [with_feature_set(features = ["fastbuild"], not_features = ["size_optimized"])]),
-                flags(ALL_COMPILE, ["-O2"], [with_feature_set(features = ["opt"], not_features = ["size_optimized"])]),
-                flags(ALL_COMPILE, ["-DNDEBUG"], [with_feature_set(features = ["opt"])]),
-                flags(ALL_COMPILE, ["-Og", "-g3"], [with_feature_set(features = ["dbg"], not_features = ["size_optimized"])]),
-                flags(ALL_COMPILE, ["-g3"], [with_feature_set(features = ["dbg", "size_optimized"])]),
-            ],
+        optimization_feature(
+            levels = {"fastbuild": ["-Os"], "opt": ["-O2"], "dbg": ["-Og"]},
+            always = {"opt": ["-DNDEBUG"], "dbg": ["-g3"]},
+            unless = "size_optimized",
+            # -Os at link time too: picolibc's size-optimised library variants.
+            extra = [flags(ALL_COMPILE + LINK, ["-Os"], [with_feature_set(features = ["size_optimized"])])],
         ),
         feature(
             name = "nano",
@@ -113,16 +86,13 @@ def _impl(ctx):
         ),
     ]
 
-    return cc_common.create_cc_toolchain_config_info(
-        ctx = ctx,
-        toolchain_identifier = "arm-none-eabi-" + ctx.attr.core,
-        host_system_name = "x86_64-linux-gnu",
+    return toolchain_config_info(
+        ctx,
         target_system_name = "arm-none-eabi",
         target_cpu = ctx.attr.core,
-        target_libc = "picolibc",
+        libc = "picolibc",
         compiler = "gcc",
         abi_version = "eabi",
-        abi_libc_version = "picolibc",
         action_configs = action_configs,
         features = features,
         cxx_builtin_include_directories = [

@@ -19,33 +19,24 @@ load(
     "flag_set",
     "tool",
     "variable_with_value",
-    "with_feature_set",
 )
 load(
     "//toolchains:cc_toolchain_common.bzl",
     "ALL_COMPILE",
     "ARCHIVE",
-    "ASM",
-    "CXX_COMPILE",
-    "C_COMPILE",
     "LINK",
-    "REPRODUCIBLE_FLAGS",
     "compilation_mode_features",
-    "flags",
+    "compiler_action_configs",
     "gc_sections_feature",
+    "optimization_feature",
+    "target_flags_feature",
+    "toolchain_config_info",
 )
 
 def _impl(ctx):
     zig = ctx.file.zig
-    target = ["-target", ctx.attr.target]
 
-    action_configs = [
-        action_config(action_name = a, enabled = True, tools = [tool(path = "zig-cc")])
-        for a in C_COMPILE + ASM
-    ] + [
-        action_config(action_name = a, enabled = True, tools = [tool(path = "zig-c++")])
-        for a in CXX_COMPILE + LINK
-    ] + [
+    action_configs = compiler_action_configs("zig-cc", "zig-c++") + [
         action_config(
             action_name = ACTION_NAMES.cpp_link_static_library,
             enabled = True,
@@ -66,32 +57,20 @@ def _impl(ctx):
                 ],
             )],
         ),
-        feature(
-            name = "target_flags",
-            enabled = True,
-            flag_sets = [
-                flags(ALL_COMPILE + LINK, target),
-                flags(ALL_COMPILE, [
-                    "-Wall",
-                    # zig turns UBSan traps on in unoptimised builds; GCC-like behaviour here.
-                    "-fno-sanitize=undefined",
-                ] + REPRODUCIBLE_FLAGS),
-                flags(CXX_COMPILE, ["-std=c++17"]),
-                flags(LINK, ["-static"]),
-            ],
+        target_flags_feature(
+            target = ["-target", ctx.attr.target],
+            # zig turns UBSan traps on in unoptimised builds; GCC-like behaviour here.
+            compile = ["-fno-sanitize=undefined"],
+            cxx = ["-std=c++17"],
+            link = ["-static"],
         ),
         gc_sections_feature(),
     ] + compilation_mode_features() + [
-        feature(
-            name = "optimization",
-            enabled = True,
-            flag_sets = [
-                # zig defines NDEBUG from -O1 on; with NDEBUG, ExecuTorch's c10 headers
-                # declare __assert_fail in a way that clashes with musl's <assert.h>.
-                flags(ALL_COMPILE, ["-O1", "-UNDEBUG"], [with_feature_set(features = ["fastbuild"])]),
-                flags(ALL_COMPILE, ["-O2", "-DNDEBUG"], [with_feature_set(features = ["opt"])]),
-                flags(ALL_COMPILE, ["-O0", "-g"], [with_feature_set(features = ["dbg"])]),
-            ],
+        # zig defines NDEBUG from -O1 on; with NDEBUG, ExecuTorch's c10 headers declare
+        # __assert_fail in a way that clashes with musl's <assert.h>.
+        optimization_feature(
+            levels = {"fastbuild": ["-O1"], "opt": ["-O2"], "dbg": ["-O0"]},
+            always = {"fastbuild": ["-UNDEBUG"], "opt": ["-DNDEBUG"], "dbg": ["-g"]},
         ),
         # `zig ar rcsD out.a objs...` (an action_config for archiving replaces Bazel's
         # built-in archiver flags, so they are spelled out here).
@@ -121,18 +100,15 @@ def _impl(ctx):
         ),
     ]
 
-    return cc_common.create_cc_toolchain_config_info(
-            ctx = ctx,
-            toolchain_identifier = "zig-" + ctx.attr.target,
-            host_system_name = "x86_64-linux-gnu",
-            target_system_name = ctx.attr.target,
-            target_cpu = ctx.attr.target.split("-")[0],
-            target_libc = "musl",
-            compiler = "clang",
-            abi_version = "musl",
-            abi_libc_version = "musl",
-            action_configs = action_configs,
-            features = features,
+    return toolchain_config_info(
+        ctx,
+        target_system_name = ctx.attr.target,
+        target_cpu = ctx.attr.target.split("-")[0],
+        libc = "musl",
+        compiler = "clang",
+        abi_version = "musl",
+        action_configs = action_configs,
+        features = features,
     )
 
 zig_toolchain_config = rule(

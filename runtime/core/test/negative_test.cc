@@ -1,6 +1,6 @@
 // Negative tests of //runtime/core: every corruption of a .pte returns its Error.
 //
-// usage: negative_test CPU.pte DELEGATED.pte
+// Arguments: CPU.pte DELEGATED.pte
 //   CPU.pte        an undelegated program (mlp: permute_copy, addmm, relu)
 //   DELEGATED.pte  a program with one delegate (add lowered to the TOSA backend)
 //
@@ -19,6 +19,8 @@
 #include <executorch/runtime/platform/runtime.h>
 
 #include "runtime/core/fb.h"
+#include "runtime/testing/executorch.h"
+#include "runtime/testing/test.h"
 
 using executorch::extension::BufferDataLoader;
 using executorch::runtime::ArrayRef;
@@ -42,22 +44,28 @@ namespace fb = etarm::fb;
 
 namespace {
 
-int failures = 0;
-
-void expect_error(const char* what, Error got, Error want) {
-  const bool ok = got == want;
-  std::printf("%s %s: got %s, want %s\n", ok ? "ok  " : "FAIL", what, to_string(got), to_string(want));
-  failures += !ok;
-}
-
 bool read_file(const char* path, std::vector<uint8_t>* out) {
-  FILE* f = std::fopen(path, "rb");
+  FILE* f = path != nullptr ? std::fopen(path, "rb") : nullptr;
   if (f == nullptr) return false;
   uint8_t buf[65536];
   size_t n;
   while ((n = std::fread(buf, 1, sizeof(buf), f)) > 0) out->insert(out->end(), buf, buf + n);
   std::fclose(f);
   return true;
+}
+
+// The program argument `index` (CPU.pte or DELEGATED.pte), read once; empty if unreadable.
+const std::vector<uint8_t>& program_file(int index) {
+  static std::vector<uint8_t> files[2];
+  static bool read[2];
+  if (!read[index]) {
+    read[index] = true;
+    if (!read_file(etarm::testing::arg(index), &files[index])) {
+      std::printf("cannot read argument %d (%s): usage: negative_test CPU.pte DELEGATED.pte\n", index,
+                  etarm::testing::arg(index) ? etarm::testing::arg(index) : "missing");
+    }
+  }
+  return files[index];
 }
 
 // A .pte copy in 16-byte aligned memory.
@@ -172,219 +180,258 @@ class FakeBackend final : public BackendInterface {
   mutable bool have_allocator = false, handle_ok = false;
 };
 
-} // namespace
+const std::vector<uint8_t>& cpu() {
+  return program_file(0);
+}
 
-int main(int argc, char** argv) {
-  if (argc != 3) {
-    std::fprintf(stderr, "usage: %s CPU.pte DELEGATED.pte\n", argv[0]);
-    return 2;
-  }
-  executorch::runtime::runtime_init();
-  std::vector<uint8_t> cpu, delegated;
-  if (!read_file(argv[1], &cpu) || !read_file(argv[2], &delegated)) {
-    std::fprintf(stderr, "cannot read the .pte files\n");
-    return 2;
-  }
+const std::vector<uint8_t>& delegated() {
+  return program_file(1);
+}
 
-  {
-    Pte pte(cpu);
-    expect_error("valid program loads and its method initialises", load_and_run(pte), Error::Ok);
-    expect_error(
-        "valid program passes InternalConsistency", load_and_run(pte, Program::Verification::InternalConsistency),
-        Error::Ok);
-  }
+TEST(ValidProgram, LoadsAndInitialises) {
+  ASSERT_FALSE(cpu().empty());
+  Pte pte(cpu());
+  EXPECT_EQ(load_and_run(pte), Error::Ok);
+  EXPECT_EQ(load_and_run(pte, Program::Verification::InternalConsistency), Error::Ok);
+}
 
-  // Truncation: every prefix must fail cleanly.
-  {
-    Pte pte(cpu);
-    const size_t sizes[] = {0, 4, 8, 40, 63, 64, 100, cpu.size() / 2, cpu.size() - 1};
-    for (size_t s : sizes) {
-      if (s >= cpu.size()) continue;
-      const std::string what = "truncated to " + std::to_string(s) + " bytes";
-      expect_error(what.c_str(), load_program(pte, s), Error::InvalidProgram);
-    }
+// Every prefix must fail cleanly.
+TEST(Corruption, Truncation) {
+  ASSERT_FALSE(cpu().empty());
+  Pte pte(cpu());
+  const size_t sizes[] = {0, 4, 8, 40, 63, 64, 100, cpu().size() / 2, cpu().size() - 1};
+  for (size_t s : sizes) {
+    if (s >= cpu().size()) continue;
+    SCOPED_TRACE("truncated to %zu bytes", s);
+    EXPECT_EQ(load_program(pte, s), Error::InvalidProgram);
   }
+}
 
-  // Magic / header.
-  {
-    Pte pte(cpu);
-    std::memcpy(pte.data() + 4, "XT12", 4);
-    expect_error("wrong magic", load_program(pte, pte.size), Error::InvalidProgram);
-    std::memcpy(pte.data() + 4, "ET99", 4);
-    expect_error("incompatible version", load_program(pte, pte.size), Error::InvalidProgram);
-    const bool statuses = Program::check_header(pte.data(), pte.size) == Program::IncompatibleVersion &&
-        Program::check_header(cpu.data(), 10) == Program::ShortData &&
-        Program::check_header(cpu.data(), cpu.size()) == Program::CompatibleVersion;
-    std::printf("%s check_header statuses\n", statuses ? "ok  " : "FAIL");
-    failures += !statuses;
-  }
-  {
-    Pte pte(cpu);
-    put32(pte.data(), 0x7ffffff0); // root offset far out of the buffer
-    expect_error("root offset out of range", load_program(pte, pte.size), Error::InvalidProgram);
-  }
-  {
-    Pte pte(cpu);
-    if (std::memcmp(pte.data() + 8, "eh00", 4) == 0) {
-      const uint64_t huge = uint64_t(1) << 40;
-      std::memcpy(pte.data() + 16, &huge, 8); // program size beyond the file
-      expect_error("extended header: program size beyond the file", load_program(pte, pte.size), Error::InvalidProgram);
-    }
-  }
+TEST(Corruption, MagicAndHeader) {
+  ASSERT_FALSE(cpu().empty());
+  Pte pte(cpu());
+  std::memcpy(pte.data() + 4, "XT12", 4);
+  EXPECT_EQ(load_program(pte, pte.size), Error::InvalidProgram);
+  std::memcpy(pte.data() + 4, "ET99", 4);
+  EXPECT_EQ(load_program(pte, pte.size), Error::InvalidProgram);
+  EXPECT_EQ(Program::check_header(pte.data(), pte.size), Program::IncompatibleVersion);
+  EXPECT_EQ(Program::check_header(cpu().data(), 10), Program::ShortData);
+  EXPECT_EQ(Program::check_header(cpu().data(), cpu().size()), Program::CompatibleVersion);
+}
 
-  // Out-of-range indices inside the program.
-  {
-    Pte pte(cpu);
-    fb::Table call = pte.plan().vec(fb::plan::chains).table(0).vec(fb::chain::instructions).table(0).table(fb::instr::args);
-    uint8_t* args = const_cast<uint8_t*>(call.vec(1).data());
-    put32(args, 100000);
-    expect_error("kernel argument index out of range", load_and_run(pte), Error::InvalidProgram);
-    expect_error(
-        "kernel argument index out of range (InternalConsistency)",
-        load_program(pte, pte.size, Program::Verification::InternalConsistency), Error::InvalidProgram);
+// How far a corrupted program is taken: loaded, or loaded and its method initialised
+// (which runs the semantic checks), with the given verification.
+enum class Stage { kLoad, kLoadMethod };
+
+// A copy of CPU.pte changed by `corrupt` (false: the field to change was not found), then
+// taken to `stage`; the first Error.
+template <typename Corrupt>
+Error corrupted(Corrupt corrupt, Stage stage = Stage::kLoadMethod,
+                Program::Verification verification = Program::Verification::Minimal) {
+  if (cpu().empty()) {
+    ADD_FAILURE("CPU.pte is missing");
+    return Error::Internal;
   }
-  {
-    Pte pte(cpu);
-    fb::Table call = pte.plan().vec(fb::plan::chains).table(0).vec(fb::chain::instructions).table(0).table(fb::instr::args);
-    put32(field_addr(call, 0), 77);
-    expect_error("operator index out of range", load_and_run(pte), Error::InvalidProgram);
+  Pte pte(cpu());
+  if (!corrupt(pte)) {
+    ADD_FAILURE("the program has no such field to corrupt");
+    return Error::Internal;
   }
-  {
-    Pte pte(cpu);
-    put32(const_cast<uint8_t*>(pte.plan().vec(fb::plan::inputs).data()), 0xfffffff0u);
-    expect_error("input index out of range", load_and_run(pte), Error::InvalidProgram);
+  return stage == Stage::kLoad ? load_program(pte, pte.size, verification) : load_and_run(pte, verification);
+}
+
+TEST(Corruption, RootOffsetOutOfRange) {
+  const auto corrupt = [](Pte& pte) { return put32(pte.data(), 0x7ffffff0), true; };  // far out of the buffer
+  EXPECT_EQ(corrupted(corrupt, Stage::kLoad), Error::InvalidProgram);
+}
+
+TEST(Corruption, ProgramSizeBeyondTheFile) {
+  const auto corrupt = [](Pte& pte) {
+    const uint64_t huge = uint64_t(1) << 40;
+    std::memcpy(pte.data() + 16, &huge, 8);
+    return std::memcmp(pte.data() + 8, "eh00", 4) == 0;  // the extended header is there
+  };
+  EXPECT_EQ(corrupted(corrupt, Stage::kLoad), Error::InvalidProgram);
+}
+
+fb::Table first_kernel_call(Pte& pte) {
+  return pte.plan().vec(fb::plan::chains).table(0).vec(fb::chain::instructions).table(0).table(fb::instr::args);
+}
+
+TEST(Corruption, KernelArgumentIndexOutOfRange) {
+  const auto corrupt = [](Pte& pte) {
+    return put32(const_cast<uint8_t*>(first_kernel_call(pte).vec(1).data()), 100000), true;
+  };
+  EXPECT_EQ(corrupted(corrupt), Error::InvalidProgram);
+  EXPECT_EQ(corrupted(corrupt, Stage::kLoad, Program::Verification::InternalConsistency), Error::InvalidProgram);
+}
+
+TEST(Corruption, OperatorIndexOutOfRange) {
+  EXPECT_EQ(corrupted([](Pte& pte) { return put32(field_addr(first_kernel_call(pte), 0), 77), true; }),
+            Error::InvalidProgram);
+}
+
+TEST(Corruption, InputIndexOutOfRange) {
+  EXPECT_EQ(corrupted([](Pte& pte) {
+              return put32(const_cast<uint8_t*>(pte.plan().vec(fb::plan::inputs).data()), 0xfffffff0u), true;
+            }),
+            Error::InvalidProgram);
+}
+
+// The first tensor value for which `pick` holds, or a null table.
+template <typename Pick>
+fb::Table first_tensor(Pte& pte, Pick pick) {
+  const fb::Vec values = pte.plan().vec(fb::plan::values);
+  for (uint32_t i = 0; i < values.size(); ++i) {
+    fb::Table t = values.table(i).table(fb::evalue::val);
+    if (values.table(i).get<uint8_t>(fb::evalue::val_type) == 5 && pick(t)) return t;
   }
-  {
-    Pte pte(cpu);
+  return fb::Table{nullptr};
+}
+
+TEST(Corruption, MemoryIdWithoutABuffer) {
+  const auto corrupt = [](Pte& pte) {
+    fb::Table t = first_tensor(pte, [](fb::Table t) { return t.table(fb::tensor::allocation_info).p != nullptr; });
+    if (t.p == nullptr) return false;
+    put32(field_addr(t.table(fb::tensor::allocation_info), fb::alloc::memory_id), 9);
+    return true;
+  };
+  EXPECT_EQ(corrupted(corrupt), Error::InvalidArgument);
+}
+
+TEST(Corruption, ConstantBufferIndexOutOfRange) {
+  const auto corrupt = [](Pte& pte) {
+    fb::Table t = first_tensor(pte, [](fb::Table t) { return t.get<uint32_t>(fb::tensor::data_buffer_idx) > 0; });
+    if (t.p == nullptr) return false;
+    put32(field_addr(t, fb::tensor::data_buffer_idx), 5000);
+    return true;
+  };
+  EXPECT_EQ(corrupted(corrupt), Error::InvalidProgram);
+}
+
+TEST(Corruption, IntListItemOutOfRange) {
+  const auto corrupt = [](Pte& pte) {
     const fb::Vec values = pte.plan().vec(fb::plan::values);
-    // First planned tensor: point it at a memory id that has no buffer.
     for (uint32_t i = 0; i < values.size(); ++i) {
-      fb::Table t = values.table(i).table(fb::evalue::val);
-      if (values.table(i).get<uint8_t>(fb::evalue::val_type) == 5 && t.table(fb::tensor::allocation_info)) {
-        put32(field_addr(t.table(fb::tensor::allocation_info), fb::alloc::memory_id), 9);
-        break;
-      }
-    }
-    expect_error("memory id out of range", load_and_run(pte), Error::InvalidArgument);
-  }
-  {
-    Pte pte(cpu);
-    const fb::Vec values = pte.plan().vec(fb::plan::values);
-    for (uint32_t i = 0; i < values.size(); ++i) {
-      fb::Table t = values.table(i).table(fb::evalue::val);
-      if (values.table(i).get<uint8_t>(fb::evalue::val_type) == 5 && t.get<uint32_t>(fb::tensor::data_buffer_idx) > 0) {
-        put32(field_addr(t, fb::tensor::data_buffer_idx), 5000);
-        break;
-      }
-    }
-    expect_error("constant buffer index out of range", load_and_run(pte), Error::InvalidProgram);
-  }
-  {
-    Pte pte(cpu);
-    const fb::Vec values = pte.plan().vec(fb::plan::values);
-    for (uint32_t i = 0; i < values.size(); ++i) {
-      if (values.table(i).get<uint8_t>(fb::evalue::val_type) == 7) { // IntList
+      if (values.table(i).get<uint8_t>(fb::evalue::val_type) == 7) {  // IntList
         uint8_t* item = const_cast<uint8_t*>(values.table(i).table(fb::evalue::val).vec(0).data());
         const int64_t bad = 1 << 30;
         std::memcpy(item, &bad, 8);
-        break;
+        return true;
       }
     }
-    expect_error("int list item out of range", load_and_run(pte), Error::InvalidProgram);
-  }
-  {
-    Pte pte(cpu);
-    fb::Table v = pte.plan().vec(fb::plan::values).table(0);
-    *field_addr(v, fb::evalue::val_type) = 200;
-    expect_error("unknown value type", load_program(pte, pte.size), Error::InvalidProgram);
-  }
-  {
-    Pte pte(cpu);
-    fb::Table t = pte.plan().vec(fb::plan::values).table(0).table(fb::evalue::val);
-    *field_addr(t, fb::tensor::scalar_type) = 99;
-    expect_error("unknown scalar type", load_and_run(pte), Error::InvalidProgram);
-  }
-  {
-    Pte pte(cpu);
-    fb::Table t = pte.plan().vec(fb::plan::values).table(0).table(fb::evalue::val);
-    put32(const_cast<uint8_t*>(t.vec(fb::tensor::sizes).data()), 0x40000000); // numel beyond the data
-    expect_error("tensor larger than its constant data", load_and_run(pte), Error::InvalidProgram);
-  }
-  {
-    Pte pte(cpu);
-    fb::Table t = pte.plan().vec(fb::plan::values).table(0).table(fb::evalue::val);
-    *const_cast<uint8_t*>(t.vec(fb::tensor::dim_order).data()) = 7;
-    expect_error("dim order not a permutation", load_and_run(pte), Error::InvalidProgram);
-  }
-
-  // Missing kernel: rename the first operator (same length, in place).
-  {
-    Pte pte(cpu);
-    fb::Table op = pte.plan().vec(fb::plan::operators).table(0);
-    char* name = const_cast<char*>(op.str(fb::op::name));
-    name[std::strlen(name) - 1] = '#';
-    expect_error("missing kernel", load_and_run(pte), Error::OperatorMissing);
-  }
-
-  // Missing backend, then the same program with a registered stand-in backend.
-  {
-    Pte pte(delegated);
-    expect_error("missing backend", load_and_run(pte), Error::NotFound);
-    const char* id = pte.plan().vec(fb::plan::delegates).table(0).str(fb::delegate::id);
-    static FakeBackend backend;
-    expect_error("register_backend", executorch::runtime::register_backend(Backend{id, &backend}), Error::Ok);
-    expect_error(
-        "register_backend twice", executorch::runtime::register_backend(Backend{id, &backend}),
-        Error::RegistrationAlreadyRegistered);
-    {
-      BufferDataLoader loader(pte.data(), pte.size);
-      auto program = Program::load(&loader);
-      auto meta = program->method_meta("forward");
-      const bool meta_ok = meta->uses_backend(id) && meta->num_backends() == 1 &&
-          std::strcmp(meta->get_backend_name(0).get(), id) == 0;
-      std::printf("%s MethodMeta lists backend %s\n", meta_ok ? "ok  " : "FAIL", id);
-      failures += !meta_ok;
-      MethodMemory memory(*meta);
-      auto method = program->load_method("forward", memory.manager());
-      expect_error("load_method with the backend registered", method.error(), Error::Ok);
-      if (method.ok()) {
-        expect_error("execute before inputs are set", method->execute(), Error::InvalidArgument);
-        // Feed the inputs the program expects (zeros), then run the delegate.
-        std::vector<std::vector<float>> data;
-        std::vector<executorch::aten::TensorImpl> impls;
-        impls.reserve(method->inputs_size());
-        std::vector<std::vector<int32_t>> sizes;
-        std::vector<std::vector<uint8_t>> orders;
-        std::vector<std::vector<int32_t>> strides;
-        for (size_t i = 0; i < method->inputs_size(); ++i) {
-          auto info = meta->input_tensor_meta(i);
-          sizes.emplace_back(info->sizes().begin(), info->sizes().end());
-          orders.emplace_back(info->dim_order().begin(), info->dim_order().end());
-          strides.emplace_back(sizes.back().size());
-          int32_t s = 1;
-          for (size_t d = sizes.back().size(); d-- > 0;) {
-            strides.back()[d] = s;
-            s *= sizes.back()[d];
-          }
-          data.emplace_back(info->nbytes() / sizeof(float));
-          impls.emplace_back(
-              info->scalar_type(), sizes.back().size(), sizes.back().data(), data.back().data(), orders.back().data(),
-              strides.back().data());
-          expect_error(
-              "set_input", method->set_input(EValue(executorch::aten::Tensor(&impls.back())), i), Error::Ok);
-        }
-        expect_error("execute through the delegate", method->execute(), Error::Ok);
-      }
-    }
-    const bool plumbing = backend.inits == 1 && backend.executes == 1 && backend.destroys == 1 &&
-        backend.payload_bytes > 0 && backend.have_allocator && backend.handle_ok && backend.n_args >= 2;
-    std::printf(
-        "%s backend plumbing: %d init, %d execute, %d destroy, %zu payload bytes, %zu compile specs, %zu args\n",
-        plumbing ? "ok  " : "FAIL", backend.inits, backend.executes, backend.destroys, backend.payload_bytes,
-        backend.n_specs, backend.n_args);
-    failures += !plumbing;
-  }
-
-  std::printf("%s (%d failures)\n", failures ? "FAIL" : "PASS", failures);
-  return failures ? 1 : 0;
+    return false;
+  };
+  EXPECT_EQ(corrupted(corrupt), Error::InvalidProgram);
 }
+
+TEST(Corruption, UnknownValueType) {
+  const auto corrupt = [](Pte& pte) {
+    return *field_addr(pte.plan().vec(fb::plan::values).table(0), fb::evalue::val_type) = 200, true;
+  };
+  EXPECT_EQ(corrupted(corrupt, Stage::kLoad), Error::InvalidProgram);
+}
+
+fb::Table first_value(Pte& pte) {
+  return pte.plan().vec(fb::plan::values).table(0).table(fb::evalue::val);
+}
+
+TEST(Corruption, UnknownScalarType) {
+  EXPECT_EQ(corrupted([](Pte& pte) { return *field_addr(first_value(pte), fb::tensor::scalar_type) = 99, true; }),
+            Error::InvalidProgram);
+}
+
+TEST(Corruption, TensorLargerThanItsData) {
+  const auto corrupt = [](Pte& pte) {
+    return put32(const_cast<uint8_t*>(first_value(pte).vec(fb::tensor::sizes).data()), 0x40000000), true;
+  };
+  EXPECT_EQ(corrupted(corrupt), Error::InvalidProgram);
+}
+
+TEST(Corruption, DimOrderNotAPermutation) {
+  const auto corrupt = [](Pte& pte) {
+    return *const_cast<uint8_t*>(first_value(pte).vec(fb::tensor::dim_order).data()) = 7, true;
+  };
+  EXPECT_EQ(corrupted(corrupt), Error::InvalidProgram);
+}
+
+// The first operator renamed in place (same length): no kernel has that name.
+TEST(Missing, Kernel) {
+  const auto corrupt = [](Pte& pte) {
+    char* name = const_cast<char*>(pte.plan().vec(fb::plan::operators).table(0).str(fb::op::name));
+    name[std::strlen(name) - 1] = '#';
+    return true;
+  };
+  EXPECT_EQ(corrupted(corrupt), Error::OperatorMissing);
+}
+
+// Inputs the program expects (zeros), set on the method; the tensors live in `this`.
+class ZeroInputs {
+ public:
+  ZeroInputs(const MethodMeta& meta, executorch::runtime::Method& method) {
+    impls_.reserve(method.inputs_size());
+    for (size_t i = 0; i < method.inputs_size(); ++i) {
+      auto info = meta.input_tensor_meta(i);
+      sizes_.emplace_back(info->sizes().begin(), info->sizes().end());
+      orders_.emplace_back(info->dim_order().begin(), info->dim_order().end());
+      strides_.emplace_back(sizes_.back().size());
+      int32_t s = 1;
+      for (size_t d = sizes_.back().size(); d-- > 0;) {
+        strides_.back()[d] = s;
+        s *= sizes_.back()[d];
+      }
+      data_.emplace_back(info->nbytes() / sizeof(float));
+      impls_.emplace_back(info->scalar_type(), sizes_.back().size(), sizes_.back().data(), data_.back().data(),
+                          orders_.back().data(), strides_.back().data());
+      SCOPED_TRACE("input %zu", i);
+      EXPECT_EQ(method.set_input(EValue(executorch::aten::Tensor(&impls_.back())), i), Error::Ok);
+    }
+  }
+
+ private:
+  std::vector<std::vector<float>> data_;
+  std::vector<std::vector<int32_t>> sizes_;
+  std::vector<std::vector<uint8_t>> orders_;
+  std::vector<std::vector<int32_t>> strides_;
+  std::vector<executorch::aten::TensorImpl> impls_;
+};
+
+// A missing backend, then the same program with a stand-in backend registered: what the
+// runtime hands the backend (payload, compile specs, allocator, handle, arguments).
+TEST(Missing, BackendThenAStandIn) {
+  ASSERT_FALSE(delegated().empty());
+  Pte pte(delegated());
+  EXPECT_EQ(load_and_run(pte), Error::NotFound);
+  const char* id = pte.plan().vec(fb::plan::delegates).table(0).str(fb::delegate::id);
+  static FakeBackend backend;
+  EXPECT_EQ(executorch::runtime::register_backend(Backend{id, &backend}), Error::Ok);
+  EXPECT_EQ(executorch::runtime::register_backend(Backend{id, &backend}), Error::RegistrationAlreadyRegistered);
+  {
+    BufferDataLoader loader(pte.data(), pte.size);
+    auto program = Program::load(&loader);
+    ASSERT_TRUE(program.ok());
+    auto meta = program->method_meta("forward");
+    ASSERT_TRUE(meta.ok());
+    EXPECT_TRUE(meta->uses_backend(id));
+    EXPECT_EQ(meta->num_backends(), 1u);
+    EXPECT_STREQ(meta->get_backend_name(0).get(), id);
+    MethodMemory memory(*meta);
+    auto method = program->load_method("forward", memory.manager());
+    ASSERT_EQ(method.error(), Error::Ok);
+    EXPECT_EQ(method->execute(), Error::InvalidArgument);  // before the inputs are set
+    ZeroInputs inputs(*meta, *method);
+    EXPECT_EQ(method->execute(), Error::Ok);
+  }
+  std::printf("backend plumbing: %d init, %d execute, %d destroy, %zu payload bytes, %zu compile specs, %zu args\n",
+              backend.inits, backend.executes, backend.destroys, backend.payload_bytes, backend.n_specs,
+              backend.n_args);
+  EXPECT_EQ(backend.inits, 1);
+  EXPECT_EQ(backend.executes, 1);
+  EXPECT_EQ(backend.destroys, 1);
+  EXPECT_GT(backend.payload_bytes, 0u);
+  EXPECT_TRUE(backend.have_allocator);
+  EXPECT_TRUE(backend.handle_ok);
+  EXPECT_GE(backend.n_args, 2u);
+}
+
+}  // namespace

@@ -4,7 +4,7 @@
 // recording fake driver. Bounded and deterministic (own PRNG, fixed seed), so a failure
 // reproduces; built once plain and once under -fsanitize=address,undefined.
 //
-// usage: fuzz_test [--iterations N] [PAYLOAD.bin ...]   (seeds beyond the synthetic ones)
+// Arguments: PAYLOAD.bin ... (seeds beyond the synthetic ones).
 #include <cinttypes>
 #include <cstdlib>
 
@@ -125,16 +125,16 @@ std::vector<std::unique_ptr<OwnedTensor>> tensors_for(const Payload& p) {
 // Invariants of an accepted payload: everything it points at is inside the buffer, every
 // entry inside its region.
 void check_accepted(const Payload& p, const uint8_t* data, size_t size) {
-  CHECK(p.cmd_data >= data && p.cmd_data + p.cmd_size <= data + size);
-  CHECK(p.weight_data >= data && p.weight_data + p.weight_size <= data + size);
-  CHECK(p.num_outputs >= 1 && p.num_inputs <= kMaxTensors && p.num_outputs <= kMaxTensors);
+  EXPECT_TRUE(p.cmd_data >= data && p.cmd_data + p.cmd_size <= data + size);
+  EXPECT_TRUE(p.weight_data >= data && p.weight_data + p.weight_size <= data + size);
+  EXPECT_TRUE(p.num_outputs >= 1 && p.num_inputs <= kMaxTensors && p.num_outputs <= kMaxTensors);
   for (int output = 0; output < 2; ++output) {
     const uint32_t n = output ? p.num_outputs : p.num_inputs;
     for (uint32_t i = 0; i < n; ++i) {
       const TensorEntry e = tensor_entry(p, output != 0, i);
       const uint64_t region = e.region == kRegionScratch ? p.scratch_size : p.fast_scratch_size;
-      CHECK(e.region == kRegionScratch || e.region == kRegionFastScratch);
-      CHECK(static_cast<uint64_t>(e.offset) + e.nbytes <= region);
+      EXPECT_TRUE(e.region == kRegionScratch || e.region == kRegionFastScratch);
+      EXPECT_LE(static_cast<uint64_t>(e.offset) + e.nbytes, region);
     }
   }
 }
@@ -152,14 +152,14 @@ void fuzz_one(const std::vector<uint8_t>& seed, uint64_t seed_value, size_t iter
     char why[200];
     const Error err = parse_payload(data.get(), mutant.size(), &p, why, sizeof(why));
     if (truncated) {
-      CHECK(err != Error::Ok);  // a strict prefix of a payload is never a payload
+      EXPECT_NE(err, Error::Ok);  // a strict prefix of a payload is never a payload
     }
     if (err == Error::Ok) {
       ++stats.parsed;
       check_accepted(p, data.get(), mutant.size());
     } else {
-      CHECK(err == Error::InvalidProgram);
-      CHECK(why[0] != '\0');
+      EXPECT_EQ(err, Error::InvalidProgram);
+      EXPECT_NE(why[0], '\0');
     }
     if (err != Error::Ok && it % 16 != 0) {
       continue;
@@ -167,11 +167,11 @@ void fuzz_one(const std::vector<uint8_t>& seed, uint64_t seed_value, size_t iter
     Instance instance(1 << 15);
     const Error init = instance.init(data.get(), mutant.size());
     if (err != Error::Ok) {
-      CHECK(init == err);
+      EXPECT_EQ(init, err);
       continue;
     }
     // An accepted payload inits unless its arena does not fit the 32 KiB allocator.
-    CHECK(init == Error::Ok || init == Error::MemoryAllocationFailed);
+    EXPECT_TRUE(init == Error::Ok || init == Error::MemoryAllocationFailed);
     if (init != Error::Ok) {
       continue;
     }
@@ -187,27 +187,34 @@ void fuzz_one(const std::vector<uint8_t>& seed, uint64_t seed_value, size_t iter
       continue;  // keep host memory bounded: shapes up to 4 GiB are valid
     }
     const size_t before = npu.invocations().size();
-    CHECK(instance.execute(args) == Error::Ok);
-    CHECK_EQ(npu.invocations().size(), before + 1);
+    EXPECT_EQ(instance.execute(args), Error::Ok);
+    EXPECT_EQ(npu.invocations().size(), before + 1);
     npu.clear();
     ++stats.executed;
   }
 }
+constexpr size_t kIterations = 3000;  // mutants per seed
 
-}  // namespace
-}  // namespace test
-}  // namespace ethosu
-}  // namespace etarm
+void fuzz_seeds(const std::vector<std::vector<uint8_t>>& seeds) {
+  etarm::ethosu::testing::RecordingDriver npu;
+  set_driver(&npu);
+  for (size_t s = 0; s < seeds.size(); ++s) {
+    SCOPED_TRACE("seed %zu (%zu bytes)", s, seeds[s].size());
+    Payload p;
+    const Error valid = parse_payload(seeds[s].data(), seeds[s].size(), &p);
+    EXPECT_EQ(valid, Error::Ok);  // the seed itself is valid
+    if (valid != Error::Ok) continue;
+    Stats stats;
+    fuzz_one(seeds[s], 0x5eed0000u + s, kIterations, stats, npu);
+    std::printf("seed %zu (%zu bytes): %zu mutants, %zu accepted, %zu initialised, %zu executed\n", s,
+                seeds[s].size(), stats.mutants, stats.parsed, stats.initialised, stats.executed);
+  }
+  set_driver(nullptr);
+}
 
-int main(int argc, char** argv) {
-  using namespace etarm::ethosu;
-  using namespace etarm::ethosu::test;
-  std::setvbuf(stdout, nullptr, _IOLBF, 0);  // keep stdout and the runtime's stderr log in order
-  executorch::runtime::runtime_init();
-  size_t iterations = 3000;
-  std::vector<std::vector<uint8_t>> seeds;
+// The two synthetic payloads: every feature with etarm_meta, and the upstream form.
+TEST(EthosUFuzz, SyntheticPayloads) {
   Spec full = full_spec();
-  seeds.push_back(serialize(blocks_of(full)));
   Spec plain = full;
   plain.meta = false;
   plain.fast_scratch_size = 0;
@@ -215,25 +222,21 @@ int main(int argc, char** argv) {
   plain.inputs[2].offset = 112;
   plain.outputs[2].region = 1;
   plain.outputs[2].offset = 176;
-  seeds.push_back(serialize(blocks_of(plain)));
-  for (int i = 1; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--iterations") == 0 && i + 1 < argc) {
-      iterations = std::strtoul(argv[++i], nullptr, 10);
-    } else {
-      seeds.push_back(read_file(argv[i]));
-      CHECK(!seeds.back().empty());
-    }
-  }
-  etarm::ethosu::testing::RecordingDriver npu;
-  etarm::ethosu::set_driver(&npu);
-  for (size_t s = 0; s < seeds.size(); ++s) {
-    Payload p;
-    CHECK(parse_payload(seeds[s].data(), seeds[s].size(), &p) == Error::Ok);  // the seed itself is valid
-    Stats stats;
-    fuzz_one(seeds[s], 0x5eed0000u + s, iterations, stats, npu);
-    std::printf("seed %zu (%zu bytes): %zu mutants, %zu accepted, %zu initialised, %zu executed\n", s,
-                seeds[s].size(), stats.mutants, stats.parsed, stats.initialised, stats.executed);
-  }
-  etarm::ethosu::set_driver(nullptr);
-  return finish("ethosu fuzz_test");
+  fuzz_seeds({serialize(blocks_of(full)), serialize(blocks_of(plain))});
 }
+
+// The payloads Vela produced for real models (the program's arguments).
+TEST(EthosUFuzz, VelaPayloads) {
+  std::vector<std::vector<uint8_t>> seeds;
+  for (int i = 0; i < etarm::testing::arg_count(); ++i) {
+    seeds.push_back(read_file(etarm::testing::arg(i)));
+    ASSERT_FALSE(seeds.back().empty());
+  }
+  ASSERT_FALSE(seeds.empty());
+  fuzz_seeds(seeds);
+}
+
+}  // namespace
+}  // namespace test
+}  // namespace ethosu
+}  // namespace etarm

@@ -73,10 +73,10 @@ bool contains(const char* text, const char* part) {
   return std::strstr(text, part) != nullptr;
 }
 
-void test_registration() {
-  CHECK(backend() != nullptr);
-  CHECK(registration_status() == Error::Ok);
-  CHECK(backend() != nullptr && backend()->is_available());
+TEST(EthosUPayload, Registration) {
+  EXPECT_NE(backend(), nullptr);
+  EXPECT_EQ(registration_status(), Error::Ok);
+  EXPECT_TRUE(backend() != nullptr && backend()->is_available());
 }
 
 // Runs `spec` (meta or not) end to end and checks both directions of the copy.
@@ -87,7 +87,7 @@ void run_roundtrip(const Spec& spec, const std::vector<ScalarType>& types, const
   RecordingDriver npu;
   set_driver(&npu);
   Instance instance;
-  CHECK(instance.init(payload.get(), bytes.size()) == Error::Ok);
+  EXPECT_EQ(instance.init(payload.get(), bytes.size()), Error::Ok);
   if (instance.handle() == nullptr) {
     set_driver(nullptr);
     return;
@@ -100,29 +100,29 @@ void run_roundtrip(const Spec& spec, const std::vector<ScalarType>& types, const
     fill_int64_input(*args.tensors[1], args.tensors[1]->nbytes() / 8);
   }
   for (size_t call = 0; call < 2; ++call) {
-    CHECK(instance.execute(args.values) == Error::Ok);
-    CHECK_EQ(npu.invocations().size(), call + 1);
+    EXPECT_EQ(instance.execute(args.values), Error::Ok);
+    EXPECT_EQ(npu.invocations().size(), call + 1);
     if (npu.invocations().size() != call + 1) break;
     const auto& inv = npu.invocations()[call];
     // The command stream is the payload's own block, in place and 16-byte aligned.
-    CHECK(inv.command_stream == spec.cmd);
-    CHECK(inv.command_stream_address == payload.get() + block_offset(bytes, "cmd_data") + 32);
-    CHECK_EQ(reinterpret_cast<uintptr_t>(inv.command_stream_address) % 16, 0u);
-    CHECK_EQ(inv.regions.size(), 3u);
+    EXPECT_EQ(inv.command_stream, spec.cmd);
+    EXPECT_EQ(inv.command_stream_address, payload.get() + block_offset(bytes, "cmd_data") + 32);
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(inv.command_stream_address) % 16, 0u);
+    EXPECT_EQ(inv.regions.size(), 3u);
     if (inv.regions.size() != 3) break;
     // Region 0: the weights, in place in the payload.
-    CHECK(inv.regions[0].address == payload.get() + block_offset(bytes, "weight_data") + 32);
-    CHECK(inv.regions[0].bytes == spec.weights);
+    EXPECT_EQ(inv.regions[0].address, payload.get() + block_offset(bytes, "weight_data") + 32);
+    EXPECT_EQ(inv.regions[0].bytes, spec.weights);
     // Region 1: the arena; region 2: the fast scratch (absent without etarm_meta).
-    CHECK_EQ(inv.regions[1].size, spec.scratch_size);
-    CHECK_EQ(reinterpret_cast<uintptr_t>(inv.regions[1].address) % 16, 0u);
-    CHECK_EQ(inv.regions[2].size, spec.meta ? spec.fast_scratch_size : 0u);
-    CHECK(inv.regions[1].address == info.regions[1].address);
+    EXPECT_EQ(inv.regions[1].size, spec.scratch_size);
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(inv.regions[1].address) % 16, 0u);
+    EXPECT_EQ(inv.regions[2].size, spec.meta ? spec.fast_scratch_size : 0u);
+    EXPECT_EQ(inv.regions[1].address, info.regions[1].address);
     // Inputs at their offsets.
     for (size_t i = 0; i < spec.inputs.size(); ++i) {
       const Io& io = spec.inputs[i];
       const std::vector<uint8_t>& region = inv.regions[io.region].bytes;
-      CHECK(io.offset + io.nbytes() <= region.size());
+      EXPECT_LE(io.offset + io.nbytes(), region.size());
       if (io.offset + io.nbytes() > region.size()) continue;
       const uint8_t* got = region.data() + io.offset;
       if (i == 1 && int64_io) {
@@ -131,10 +131,10 @@ void run_roundtrip(const Spec& spec, const std::vector<ScalarType>& types, const
           int32_t have;
           std::memcpy(&want, args.tensors[1]->bytes() + 8 * k, 8);
           std::memcpy(&have, got + 4 * k, 4);
-          CHECK_EQ(have, want);
+          EXPECT_EQ(have, want);
         }
       } else {
-        CHECK(std::memcmp(got, args.tensors[i]->bytes(), io.nbytes()) == 0);
+        EXPECT_EQ(std::memcmp(got, args.tensors[i]->bytes(), io.nbytes()), 0);
       }
     }
     // Outputs: the fake's pattern, copied back.
@@ -153,9 +153,9 @@ void run_roundtrip(const Spec& spec, const std::vector<ScalarType>& types, const
           int64_t wide;
           std::memcpy(&narrow, expected, 4);
           std::memcpy(&wide, t.bytes() + 8 * k, 8);
-          CHECK_EQ(wide, static_cast<int64_t>(narrow));
+          EXPECT_EQ(wide, static_cast<int64_t>(narrow));
         } else {
-          CHECK(std::memcmp(t.bytes() + k * elem, expected, elem) == 0);
+          EXPECT_EQ(std::memcmp(t.bytes() + k * elem, expected, elem), 0);
         }
       }
     }
@@ -163,7 +163,7 @@ void run_roundtrip(const Spec& spec, const std::vector<ScalarType>& types, const
   set_driver(nullptr);
 }
 
-void test_roundtrips() {
+TEST(EthosUPayload, RoundTrips) {
   run_roundtrip(full_spec(), full_types(), "every feature, with etarm_meta");
   Spec plain = full_spec();
   plain.meta = false;  // the upstream form: no fast scratch, shapes folded to rank 4
@@ -183,7 +183,7 @@ void test_roundtrips() {
 }
 
 // The rank-5 entry without etarm_meta: any shape folding to the same rank-4 shape binds.
-void test_folded_shapes() {
+TEST(EthosUPayload, FoldedShapes) {
   Spec plain = full_spec();
   plain.meta = false;
   plain.fast_scratch_size = 0;
@@ -193,14 +193,14 @@ void test_folded_shapes() {
   RecordingDriver npu;
   set_driver(&npu);
   Instance instance;
-  CHECK(instance.init(bytes.data(), bytes.size()) == Error::Ok);
+  EXPECT_EQ(instance.init(bytes.data(), bytes.size()), Error::Ok);
   Spec as_rank4 = plain;
   as_rank4.inputs[2].shape = {2, 2, 3, 2};
   Args args = make_args(as_rank4, full_types());
-  CHECK(instance.execute(args.values) == Error::Ok);
+  EXPECT_EQ(instance.execute(args.values), Error::Ok);
   as_rank4.inputs[2].shape = {4, 3, 2};  // folds to (1, 4, 3, 2): no
   Args wrong = make_args(as_rank4, full_types());
-  CHECK(instance.execute(wrong.values) == Error::InvalidArgument);
+  EXPECT_EQ(instance.execute(wrong.values), Error::InvalidArgument);
   set_driver(nullptr);
 }
 
@@ -422,37 +422,33 @@ std::vector<Corruption> corruptions() {
   };
 }
 
-void test_corruptions() {
+TEST(EthosUPayload, Corruptions) {
   // The unmodified payload is accepted: every case below differs from it in one way.
   {
     const std::vector<uint8_t> bytes = serialize(blocks_of(full_spec()));
     Payload p;
     char why[200];
-    CHECK(parse_payload(bytes.data(), bytes.size(), &p, why, sizeof(why)) == Error::Ok);
+    EXPECT_EQ(parse_payload(bytes.data(), bytes.size(), &p, why, sizeof(why)), Error::Ok);
   }
   for (const Corruption& c : corruptions()) {
     const std::vector<uint8_t> bytes = c.make();
     auto data = exact_copy(bytes);
     Payload p;
     char why[200];
+    SCOPED_TRACE("corruption '%s'", c.name);
     const Error parsed = parse_payload(data.get(), bytes.size(), &p, why, sizeof(why));
-    const bool parse_expected = c.reason == nullptr ? parsed == Error::Ok : parsed == Error::InvalidProgram;
-    const bool reason_ok = c.reason == nullptr || contains(why, c.reason);
-    Instance instance;
-    const Error init = instance.init(data.get(), bytes.size());
-    const bool ok = parse_expected && reason_ok && init == c.init_error && instance.handle() == nullptr;
-    std::printf("  %-48s %s  parse 0x%02x init 0x%02x  %s\n", c.name, ok ? "ok  " : "FAIL",
-                static_cast<unsigned>(parsed), static_cast<unsigned>(init), why);
-    if (!ok) {
-      std::fprintf(stderr, "corruption '%s': expected init error 0x%x and a reason containing '%s'\n", c.name,
-                   static_cast<unsigned>(c.init_error), c.reason ? c.reason : "(parse ok)");
-      ++g_failures;
+    EXPECT_EQ(parsed, c.reason == nullptr ? Error::Ok : Error::InvalidProgram);
+    if (c.reason != nullptr && !contains(why, c.reason)) {
+      ADD_FAILURE("the reason '%s' lacks '%s'", why, c.reason);
     }
+    Instance instance;
+    EXPECT_EQ(instance.init(data.get(), bytes.size()), c.init_error);
+    EXPECT_EQ(instance.handle(), nullptr);
   }
 }
 
 // A payload the loader did not align is copied; the NPU still sees aligned addresses.
-void test_misaligned_payload() {
+TEST(EthosUPayload, MisalignedPayload) {
   const std::vector<uint8_t> bytes = serialize(blocks_of(full_spec()));
   std::vector<uint8_t> storage(bytes.size() + 32);
   uint8_t* base = storage.data() + (16 - reinterpret_cast<uintptr_t>(storage.data()) % 16) % 16 + 4;
@@ -460,32 +456,32 @@ void test_misaligned_payload() {
   RecordingDriver npu;
   set_driver(&npu);
   Instance instance;
-  CHECK(instance.init(base, bytes.size()) == Error::Ok);
+  EXPECT_EQ(instance.init(base, bytes.size()), Error::Ok);
   const HandleInfo info = instance.info();
-  CHECK_EQ(reinterpret_cast<uintptr_t>(info.payload.cmd_data) % 16, 0u);
-  CHECK_EQ(reinterpret_cast<uintptr_t>(info.regions[0].address) % 16, 0u);
-  CHECK(info.regions[0].address != base + block_offset(bytes, "weight_data") + 32);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(info.payload.cmd_data) % 16, 0u);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(info.regions[0].address) % 16, 0u);
+  EXPECT_NE(info.regions[0].address, base + block_offset(bytes, "weight_data") + 32);
   Args args = make_args(full_spec(), full_types());
-  CHECK(instance.execute(args.values) == Error::Ok);
-  CHECK(npu.invocations().size() == 1 && npu.invocations()[0].regions[0].bytes == full_spec().weights);
+  EXPECT_EQ(instance.execute(args.values), Error::Ok);
+  EXPECT_TRUE(npu.invocations().size() == 1 && npu.invocations()[0].regions[0].bytes == full_spec().weights);
   set_driver(nullptr);
 }
 
 // ---- execute: binding errors, the driver hook -------------------------------------------
-void test_execute_errors() {
+TEST(EthosUPayload, ExecuteErrors) {
   const Spec spec = full_spec();
   const std::vector<uint8_t> bytes = serialize(blocks_of(spec));
   Instance instance;
-  CHECK(instance.init(bytes.data(), bytes.size()) == Error::Ok);
+  EXPECT_EQ(instance.init(bytes.data(), bytes.size()), Error::Ok);
   Args good = make_args(spec, full_types());
 
   // No driver installed.
-  CHECK(driver() == nullptr);
-  CHECK(instance.execute(good.values) == Error::NotSupported);
+  EXPECT_EQ(driver(), nullptr);
+  EXPECT_EQ(instance.execute(good.values), Error::NotSupported);
 
   RecordingDriver npu;
   set_driver(&npu);
-  CHECK(instance.execute(good.values) == Error::Ok);
+  EXPECT_EQ(instance.execute(good.values), Error::Ok);
 
   struct Case {
     const char* name;
@@ -605,30 +601,26 @@ void test_execute_errors() {
   };
   const size_t before = npu.invocations().size();
   for (const Case& c : cases) {
-    const Error got = c.run();
-    std::printf("  execute: %-36s 0x%02x %s\n", c.name, static_cast<unsigned>(got),
-                got == c.expected ? "ok" : "FAIL");
-    if (got != c.expected) {
-      ++g_failures;
-    }
+    SCOPED_TRACE("execute: %s", c.name);
+    EXPECT_EQ(c.run(), c.expected);
   }
   // None of them reached the NPU.
-  CHECK_EQ(npu.invocations().size(), before);
+  EXPECT_EQ(npu.invocations().size(), before);
 
   // A driver failure is passed on, and the outputs are left alone.
   Args a = make_args(spec, full_types());
   std::memset(a.tensors[3]->bytes(), 0x5a, a.tensors[3]->nbytes());
   npu.fail_with(Error::Internal);
-  CHECK(instance.execute(a.values) == Error::Internal);
-  CHECK_EQ(npu.invocations().size(), before + 1);
-  CHECK_EQ(a.tensors[3]->bytes()[0], 0x5a);
+  EXPECT_EQ(instance.execute(a.values), Error::Internal);
+  EXPECT_EQ(npu.invocations().size(), before + 1);
+  EXPECT_EQ(a.tensors[3]->bytes()[0], 0x5a);
   npu.fail_with(Error::Ok);
-  CHECK(instance.execute(a.values) == Error::Ok);
-  CHECK(set_driver(nullptr) == &npu);
+  EXPECT_EQ(instance.execute(a.values), Error::Ok);
+  EXPECT_EQ(set_driver(nullptr), &npu);
 }
 
 // ---- the arena hook -----------------------------------------------------------------------
-void test_arena_provider() {
+TEST(EthosUPayload, ArenaProvider) {
   const Spec spec = full_spec();
   const std::vector<uint8_t> bytes = serialize(blocks_of(spec));
   alignas(16) static uint8_t scratch[512];
@@ -640,39 +632,39 @@ void test_arena_provider() {
     set_arena_provider(&provider);
     Instance a;
     Instance b;
-    CHECK(a.init(bytes.data(), bytes.size()) == Error::Ok);
-    CHECK(b.init(bytes.data(), bytes.size()) == Error::Ok);
-    CHECK(a.info().regions[1].address == scratch && b.info().regions[1].address == scratch);
-    CHECK(a.info().regions[2].address == fast);
+    EXPECT_EQ(a.init(bytes.data(), bytes.size()), Error::Ok);
+    EXPECT_EQ(b.init(bytes.data(), bytes.size()), Error::Ok);
+    EXPECT_TRUE(a.info().regions[1].address == scratch && b.info().regions[1].address == scratch);
+    EXPECT_EQ(a.info().regions[2].address, fast);
     Args args = make_args(spec, full_types());
-    CHECK(a.execute(args.values) == Error::Ok);
-    CHECK(b.execute(args.values) == Error::Ok);
-    CHECK(npu.invocations().size() == 2 && npu.invocations()[1].regions[2].address == fast);
+    EXPECT_EQ(a.execute(args.values), Error::Ok);
+    EXPECT_EQ(b.execute(args.values), Error::Ok);
+    EXPECT_TRUE(npu.invocations().size() == 2 && npu.invocations()[1].regions[2].address == fast);
   }
   {
     StaticArenaProvider provider(scratch, 128);  // smaller than scratch_size 256
     set_arena_provider(&provider);
     Instance a;
-    CHECK(a.init(bytes.data(), bytes.size()) == Error::MemoryAllocationFailed);
+    EXPECT_EQ(a.init(bytes.data(), bytes.size()), Error::MemoryAllocationFailed);
   }
   {
     StaticArenaProvider provider(scratch + 4, sizeof(scratch) - 4);  // misaligned
     set_arena_provider(&provider);
     Instance a;
-    CHECK(a.init(bytes.data(), bytes.size()) == Error::MemoryAllocationFailed);
+    EXPECT_EQ(a.init(bytes.data(), bytes.size()), Error::MemoryAllocationFailed);
   }
   {
     StaticArenaProvider provider(nullptr, 0, fast, sizeof(fast));  // scratch from the allocator
     set_arena_provider(&provider);
     Instance a;
-    CHECK(a.init(bytes.data(), bytes.size()) == Error::Ok);
-    CHECK(a.info().regions[1].address != nullptr && a.info().regions[1].address != scratch);
-    CHECK(a.info().regions[2].address == fast);
+    EXPECT_EQ(a.init(bytes.data(), bytes.size()), Error::Ok);
+    EXPECT_TRUE(a.info().regions[1].address != nullptr && a.info().regions[1].address != scratch);
+    EXPECT_EQ(a.info().regions[2].address, fast);
   }
-  CHECK(set_arena_provider(nullptr) != nullptr);
+  EXPECT_NE(set_arena_provider(nullptr), nullptr);
   {
     Instance small(512);  // the runtime allocator cannot hold the 256-byte arena and the rest
-    CHECK(small.init(bytes.data(), bytes.size()) == Error::MemoryAllocationFailed);
+    EXPECT_EQ(small.init(bytes.data(), bytes.size()), Error::MemoryAllocationFailed);
   }
   set_driver(nullptr);
 }
@@ -681,17 +673,3 @@ void test_arena_provider() {
 }  // namespace test
 }  // namespace ethosu
 }  // namespace etarm
-
-int main() {
-  using namespace etarm::ethosu::test;
-  std::setvbuf(stdout, nullptr, _IOLBF, 0);  // keep stdout and the runtime's stderr log in order
-  executorch::runtime::runtime_init();
-  test_registration();
-  test_roundtrips();
-  test_folded_shapes();
-  test_corruptions();
-  test_misaligned_payload();
-  test_execute_errors();
-  test_arena_provider();
-  return finish("ethosu payload_test");
-}

@@ -9,7 +9,7 @@
 //  - without a driver, execute fails with NotSupported;
 //  - the same .pte with its payload corrupted fails to load, without crashing.
 //
-// usage: pte_test MODEL.pte CMD.bin WEIGHTS.bin IO.txt
+// Arguments: MODEL.pte CMD.bin WEIGHTS.bin IO.txt
 // (IO.txt from extract_ethosu_payload.py; the program's input i is quantized into the
 // delegate's input i, as in the models used here).
 #include <cmath>
@@ -121,28 +121,26 @@ int8_t input_q(size_t input, size_t k) {
 void run(const char* pte_path, const std::vector<uint8_t>& cmd, const std::vector<uint8_t>& weights,
          const Facts& facts) {
   auto loader = executorch::extension::FileDataLoader::from(pte_path);
-  CHECK(loader.ok());
-  if (!loader.ok()) return;
+  ASSERT_TRUE(loader.ok());
   auto program = Program::load(&loader.get());
-  CHECK(program.ok());
-  if (!program.ok()) return;
+  ASSERT_TRUE(program.ok());
   auto loaded = load(program.get());
-  CHECK(loaded->error == Error::Ok);
+  EXPECT_EQ(loaded->error, Error::Ok);
   if (!loaded->method) return;
   Method& method = *loaded->method;
   auto meta = program->method_meta("forward");
-  CHECK_EQ(meta->num_inputs(), facts.inputs.size());
+  EXPECT_EQ(meta->num_inputs(), facts.inputs.size());
 
   // Program inputs.
   std::vector<std::unique_ptr<OwnedTensor>> inputs;
   for (size_t i = 0; i < meta->num_inputs() && i < facts.inputs.size(); ++i) {
     auto tm = meta->input_tensor_meta(i);
-    CHECK(tm->scalar_type() == ScalarType::Float);
+    EXPECT_EQ(tm->scalar_type(), ScalarType::Float);
     std::vector<int32_t> sizes(tm->sizes().begin(), tm->sizes().end());
     inputs.push_back(std::make_unique<OwnedTensor>(ScalarType::Float, sizes));
     OwnedTensor& t = *inputs.back();
     const IoFact& f = facts.inputs[i];
-    CHECK_EQ(t.nbytes() / 4, f.nbytes);  // int8 at the NPU boundary
+    EXPECT_EQ(t.nbytes() / 4, f.nbytes);  // int8 at the NPU boundary
     for (size_t k = 0; k < t.nbytes() / 4; ++k) {
       const float x = static_cast<float>((input_q(i, k) - f.zero_point) * f.scale);
       std::memcpy(t.bytes() + 4 * k, &x, 4);
@@ -152,41 +150,41 @@ void run(const char* pte_path, const std::vector<uint8_t>& cmd, const std::vecto
   // execute.
   auto set_inputs = [&] {
     for (size_t i = 0; i < inputs.size(); ++i) {
-      CHECK(method.set_input(*inputs[i]->value(), i) == Error::Ok);
+      EXPECT_EQ(method.set_input(*inputs[i]->value(), i), Error::Ok);
     }
   };
 
   // Without a driver the delegate says so.
-  CHECK(driver() == nullptr);
+  EXPECT_EQ(driver(), nullptr);
   set_inputs();
-  CHECK(method.execute() == Error::NotSupported);
+  EXPECT_EQ(method.execute(), Error::NotSupported);
 
   RecordingDriver npu;
   set_driver(&npu);
   for (size_t call = 0; call < 2; ++call) {
     set_inputs();
-    CHECK(method.execute() == Error::Ok);
-    CHECK_EQ(npu.invocations().size(), call + 1);
+    EXPECT_EQ(method.execute(), Error::Ok);
+    EXPECT_EQ(npu.invocations().size(), call + 1);
     if (npu.invocations().size() != call + 1) break;
     const auto& inv = npu.invocations()[call];
     // Exactly Vela's command stream and weights.
-    CHECK_EQ(inv.command_stream.size(), cmd.size());
-    CHECK(inv.command_stream == cmd);
-    CHECK_EQ(reinterpret_cast<uintptr_t>(inv.command_stream_address) % 16, 0u);
-    CHECK_EQ(inv.regions.size(), 3u);
+    EXPECT_EQ(inv.command_stream.size(), cmd.size());
+    EXPECT_EQ(inv.command_stream, cmd);
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(inv.command_stream_address) % 16, 0u);
+    EXPECT_EQ(inv.regions.size(), 3u);
     if (inv.regions.size() != 3) break;
-    CHECK_EQ(inv.regions[0].size, weights.size());
-    CHECK(inv.regions[0].bytes == weights);
-    CHECK_EQ(reinterpret_cast<uintptr_t>(inv.regions[0].address) % 16, 0u);
-    CHECK_EQ(inv.regions[1].size, facts.scratch_size);
-    CHECK_EQ(reinterpret_cast<uintptr_t>(inv.regions[1].address) % 16, 0u);
-    CHECK_EQ(inv.regions[2].size, facts.fast_scratch_size);
+    EXPECT_EQ(inv.regions[0].size, weights.size());
+    EXPECT_EQ(inv.regions[0].bytes, weights);
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(inv.regions[0].address) % 16, 0u);
+    EXPECT_EQ(inv.regions[1].size, facts.scratch_size);
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(inv.regions[1].address) % 16, 0u);
+    EXPECT_EQ(inv.regions[2].size, facts.fast_scratch_size);
     // The quantized inputs at Vela's offsets.
     for (size_t i = 0; i < facts.inputs.size(); ++i) {
       const IoFact& f = facts.inputs[i];
-      CHECK(f.dtype == "int8");
+      EXPECT_EQ(f.dtype, "int8");
       const std::vector<uint8_t> found = inv.bytes(f.region, f.offset, f.nbytes);
-      CHECK_EQ(found.size(), f.nbytes);
+      EXPECT_EQ(found.size(), f.nbytes);
       if (found.size() != f.nbytes) continue;
       size_t mismatches = 0;
       for (size_t k = 0; k < f.nbytes; ++k) {
@@ -199,15 +197,15 @@ void run(const char* pte_path, const std::vector<uint8_t>& cmd, const std::vecto
       }
       std::printf("input %zu: %zu int8 values at region %u offset %zu, %zu differ from the expected quantization\n", i,
                   f.nbytes, f.region, f.offset, mismatches);
-      CHECK_EQ(mismatches, 0u);
+      EXPECT_EQ(mismatches, 0u);
     }
     // The fake's pattern at the output offsets, dequantized by the program.
-    CHECK_EQ(method.outputs_size(), facts.outputs.size());
+    EXPECT_EQ(method.outputs_size(), facts.outputs.size());
     for (size_t o = 0; o < method.outputs_size() && o < facts.outputs.size(); ++o) {
       const IoFact& f = facts.outputs[o];
       const Tensor& t = method.get_output(o).toTensor();
-      CHECK(t.scalar_type() == ScalarType::Float);
-      CHECK_EQ(static_cast<size_t>(t.numel()), f.nbytes);
+      EXPECT_EQ(t.scalar_type(), ScalarType::Float);
+      EXPECT_EQ(static_cast<size_t>(t.numel()), f.nbytes);
       const float* got = t.const_data_ptr<float>();
       double worst = 0;
       for (size_t k = 0; k < f.nbytes && k < static_cast<size_t>(t.numel()); ++k) {
@@ -217,7 +215,7 @@ void run(const char* pte_path, const std::vector<uint8_t>& cmd, const std::vecto
       }
       std::printf("call %zu output %zu: %zu values, max |output - dequantized pattern| = %g (scale %g)\n", call, o,
                   f.nbytes, worst, f.scale);
-      CHECK(worst <= f.scale * 1e-3);
+      EXPECT_LE(worst, f.scale * 1e-3);
     }
   }
   set_driver(nullptr);
@@ -234,7 +232,7 @@ void run_corrupted(const char* pte_path) {
       break;
     }
   }
-  CHECK(at != SIZE_MAX);
+  EXPECT_NE(at, SIZE_MAX);
   if (at == SIZE_MAX) return;
   struct Case {
     const char* name;
@@ -265,29 +263,33 @@ void run_corrupted(const char* pte_path) {
       err = load(program.get())->error;
     }
     std::printf("corrupted .pte (%s): load_method error 0x%x\n", c.name, static_cast<unsigned>(err));
-    CHECK(err != Error::Ok);
+    EXPECT_NE(err, Error::Ok);
   }
-  CHECK(npu.invocations().empty());
+  EXPECT_TRUE(npu.invocations().empty());
   set_driver(nullptr);
+}
+
+// The program's arguments: MODEL.pte CMD.bin WEIGHTS.bin IO.txt.
+bool have_arguments() {
+  if (etarm::testing::arg_count() == 4) return true;
+  ADD_FAILURE("usage: pte_test MODEL.pte CMD.bin WEIGHTS.bin IO.txt (got %d arguments)", etarm::testing::arg_count());
+  return false;
+}
+
+TEST(EthosUPte, RunsOnTheRecordingDriver) {
+  if (!have_arguments()) return;
+  ASSERT_NE(backend(), nullptr);
+  const Facts facts = read_facts(etarm::testing::arg(3));
+  ASSERT_FALSE(facts.inputs.empty() || facts.outputs.empty());
+  run(etarm::testing::arg(0), read_file(etarm::testing::arg(1)), read_file(etarm::testing::arg(2)), facts);
+}
+
+TEST(EthosUPte, CorruptedPayloadsFailToLoad) {
+  if (!have_arguments()) return;
+  run_corrupted(etarm::testing::arg(0));
 }
 
 }  // namespace
 }  // namespace test
 }  // namespace ethosu
 }  // namespace etarm
-
-int main(int argc, char** argv) {
-  using namespace etarm::ethosu::test;
-  if (argc != 5) {
-    std::fprintf(stderr, "usage: %s MODEL.pte CMD.bin WEIGHTS.bin IO.txt\n", argv[0]);
-    return 2;
-  }
-  std::setvbuf(stdout, nullptr, _IOLBF, 0);  // keep stdout and the runtime's stderr log in order
-  executorch::runtime::runtime_init();
-  CHECK(backend() != nullptr);
-  const Facts facts = read_facts(argv[4]);
-  CHECK(!facts.inputs.empty() && !facts.outputs.empty());
-  run(argv[1], read_file(argv[2]), read_file(argv[3]), facts);
-  run_corrupted(argv[1]);
-  return finish(argv[1]);
-}

@@ -1,6 +1,6 @@
-// Helpers shared by the Ethos-U delegate tests: a tiny check harness, a payload builder
-// (docs/payload_formats.md, written independently of python/etarm/ethosu/payload.py so
-// the two implementations check each other), tensors that own their storage, and calls
+// Helpers shared by the Ethos-U delegate tests (TEST cases on //runtime/testing): a payload
+// builder (docs/payload_formats.md, written independently of python/etarm/ethosu/payload.py
+// so the two implementations check each other), tensors that own their storage, and calls
 // into the registered backend as ExecuTorch would make them.
 #pragma once
 
@@ -17,6 +17,8 @@
 #include <executorch/runtime/platform/runtime.h>
 
 #include "runtime/ethosu/ethosu_backend.h"
+#include "runtime/testing/executorch.h"
+#include "runtime/testing/test.h"
 
 namespace etarm {
 namespace ethosu {
@@ -33,33 +35,6 @@ using executorch::runtime::EValue;
 using executorch::runtime::FreeableBuffer;
 using executorch::runtime::MemoryAllocator;
 using executorch::runtime::Span;
-
-// ---- checks ---------------------------------------------------------------------------
-inline int g_failures = 0;
-
-#define CHECK(cond)                                                          \
-  do {                                                                       \
-    if (!(cond)) {                                                           \
-      std::fprintf(stderr, "%s:%d: FAILED: %s\n", __FILE__, __LINE__, #cond); \
-      ++::etarm::ethosu::test::g_failures;                                   \
-    }                                                                        \
-  } while (0)
-
-#define CHECK_EQ(a, b)                                                                                  \
-  do {                                                                                                  \
-    const auto check_a_ = (a);                                                                          \
-    const auto check_b_ = (b);                                                                          \
-    if (!(check_a_ == check_b_)) {                                                                      \
-      std::fprintf(stderr, "%s:%d: FAILED: %s == %s (%lld vs %lld)\n", __FILE__, __LINE__, #a, #b,      \
-                   static_cast<long long>(check_a_), static_cast<long long>(check_b_));                 \
-      ++::etarm::ethosu::test::g_failures;                                                              \
-    }                                                                                                   \
-  } while (0)
-
-inline int finish(const char* name) {
-  std::printf("%s: %s (%d failure(s))\n", name, g_failures ? "FAIL" : "PASS", g_failures);
-  return g_failures ? 1 : 0;
-}
 
 // ---- payload builder ------------------------------------------------------------------
 inline void put_u32(std::vector<uint8_t>& v, uint32_t x) {

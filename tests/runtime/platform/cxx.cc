@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "etarm/platform.h"
+#include "runtime/testing/test.h"
 
 namespace {
 
@@ -40,44 +41,45 @@ struct Counted {
   ~Counted() { ++destroyed; }
 };
 
-int &lazy() {
+int& lazy() {
   static int value = constructed_count * 10;  // function-local static, initialised once
   return value;
 }
 
-}  // namespace
+TEST(StaticInitialisation, PrioritiesInOrder) {
+  std::printf("C++ on %s\n", etarm_board_name());
+  EXPECT_EQ(constructed_count, 2);
+  EXPECT_EQ(constructed_order[0], 1);
+  EXPECT_EQ(constructed_order[1], 2);
+}
 
-int main() {
-  int failures = 0;
-  auto check = [&](bool ok, const char *what) {
-    if (!ok) {
-      std::printf("CHECK failed: %s\n", what);
-      ++failures;
-    }
-  };
+TEST(StaticInitialisation, FunctionLocalStatic) {
+  EXPECT_EQ(lazy(), 20);
+  lazy() = 5;
+  EXPECT_EQ(lazy(), 5);
+}
 
-  check(constructed_count == 2, "two static constructors ran");
-  check(constructed_order[0] == 1 && constructed_order[1] == 2, "init_priority order");
-  check(lazy() == 20 && (lazy() = 5, lazy() == 5), "function-local static");
-
+TEST(Objects, VirtualCalls) {
   std::vector<std::unique_ptr<Shape>> shapes;
   shapes.push_back(std::make_unique<Square>(3));
   shapes.push_back(std::make_unique<Rect>(2, 5));
   int total = 0;
-  for (const auto &s : shapes) total += s->area();
-  check(total == 19, "virtual calls");
+  for (const auto& s : shapes) total += s->area();
+  EXPECT_EQ(total, 19);
+}
 
-  {
-    Counted *many = new Counted[4];
-    delete[] many;
-  }
-  check(destroyed == 4, "new[]/delete[] run destructors");
+TEST(Objects, ArrayNewDeleteRunDestructors) {
+  Counted* many = new Counted[4];
+  delete[] many;
+  EXPECT_EQ(destroyed, 4);
+}
 
+TEST(Containers, VectorGrowth) {
   std::array<int, 4> values{4, 3, 2, 1};
   std::vector<int> copy(values.begin(), values.end());
   copy.resize(1000, 7);
-  check(copy[0] == 4 && copy[999] == 7, "std::vector growth");
-
-  std::printf("C++ on %s: %s\n", etarm_board_name(), failures ? "FAILED" : "PASSED");
-  return failures;
+  EXPECT_EQ(copy[0], 4);
+  EXPECT_EQ(copy[999], 7);
 }
+
+}  // namespace
