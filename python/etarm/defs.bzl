@@ -1,5 +1,7 @@
 """Bazel rules for compiling models with etarm as a build action."""
 
+load("//platforms:compat.bzl", "HOST")
+
 def etarm_pte(name, model, target = "TOSA-1.0+FP", quantize = False, delegate = True, extra_args = [], model_deps = [], **kwargs):
     """Compiles `model` (a built-in model name or a label of a .py model file) into `<name>.pte`.
 
@@ -13,6 +15,8 @@ def etarm_pte(name, model, target = "TOSA-1.0+FP", quantize = False, delegate = 
         args.append("-q")
     if not delegate:
         args.append("--no-delegate")
+    # The compiler runs on the host; firmware images get the .pte through their host transition.
+    kwargs.setdefault("target_compatible_with", HOST)
     native.genrule(
         name = name,
         srcs = ([model] if is_file else []) + model_deps,

@@ -17,3 +17,6 @@ def etarm_package(deps = [], requirements = [], testonly = False):
         testonly = testonly,
         visibility = ["//visibility:public"],
     )
+
+    # tests/architecture reads every package's BUILD file to check its deps against its imports.
+    native.exports_files(["BUILD.bazel"], visibility = ["//tests/architecture:__pkg__"])

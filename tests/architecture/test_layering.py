@@ -27,7 +27,8 @@ def _libraries() -> dict[str, dict]:
         package = build.parent
         label_dir = "//" + str(package.relative_to(ROOT.parents[1])).replace("\\", "/")
         text = build.read_text()
-        found = [m.groups() for m in re.finditer(r"py_(?:library|binary)\(\s*name = \"([^\"]+)\",(.*?)\n\)", text, re.S)]
+        # Libraries only: a py_binary wraps a library that owns its main module.
+        found = [m.groups() for m in re.finditer(r"py_library\(\s*name = \"([^\"]+)\",(.*?)\n\)", text, re.S)]
         # etarm_package (package.bzl): the library named after its package, over every .py below it.
         found += [(package.name, 'srcs = glob(["**/*.py"])' + m.group(1)) for m in re.finditer(r"etarm_package\((.*?)\n\)", text, re.S)]
         for name, body in found:

@@ -1,9 +1,6 @@
 """add (TOSA ADD), with broadcasting, scalars and alpha.
 
-INT: PT2E-quantized, lowered with RESCALE, compared with the convert_pt2e'd model in
-eager: an exact op, so 1 output step (LSB) allowed, for the rounding of the int32
-rescales against torch's float arithmetic. int16 activations (TOSA-1.0+INT+int16) are
-symmetric: zero point 0.
+INT: 1 LSB, the rounding of the int32 rescales (python/etarm/testing/binary_checks.py).
 
 Every target (FP, INT, Ethos-U55, Ethos-U85): the "add" rows of
 python/etarm/testing/op_coverage.py, run by tests/operators/test_op_coverage.py.
@@ -16,7 +13,10 @@ from etarm.testing.binary_checks import (
     ARITHMETIC_SHAPES,
     arithmetic_operands,
     assert_a16w8_arithmetic,
+    assert_alpha_close,
     assert_broadcast_close,
+    assert_int8_scalar_and_alpha,
+    assert_rank0_close,
 )
 from etarm.testing.cpu_fallback import Fn
 from etarm.testing.quantized_reference import assert_quantized_close
@@ -29,7 +29,7 @@ def test_broadcast(shapes):
 
 
 def test_rank0_operands():
-    assert_close_to_torch(Fn(lambda x, y: torch.add(torch.add(x, y), 2.0)), (torch.tensor(1.5), torch.tensor(-0.25)))
+    assert_rank0_close(torch.add)
 
 
 def test_a16w8():
@@ -37,7 +37,7 @@ def test_a16w8():
 
 
 def test_alpha():
-    assert_close_to_torch(Fn(lambda x, y: torch.add(x, y, alpha=2.5)), (torch.randn(3, 4), torch.randn(3, 4)))
+    assert_alpha_close(torch.add, 2.5)
 
 
 def test_scalar_operand():
@@ -55,9 +55,7 @@ def test_int8(shapes, scales):
 
 def test_int8_scalar_and_alpha():
     """A number operand becomes a quantized constant; alpha folds into the operand's scale."""
-    fn = lambda x, y: (x + 3.0, torch.add(x, y, alpha=0.25))  # noqa: E731
-    run = assert_quantized_close(Fn(fn), arithmetic_operands((2, 3, 4), (4,)))
-    assert len(run.result.report["partitions"][0]["outputs"]) == 2
+    assert_int8_scalar_and_alpha(lambda x, y: (x + 3.0, torch.add(x, y, alpha=0.25)))
 
 
 def test_partition_io_are_int8_with_qparams():

@@ -7,12 +7,11 @@ python/etarm/testing/op_coverage.py, run by tests/operators/test_op_coverage.py.
 import torch
 
 from etarm.testing.binary_checks import rank0_operands
-from etarm.testing.unary_checks import assert_int8_tables_exact, assert_int16_lookups, math_cases, math_float16_input
+from etarm.testing.unary_checks import assert_int8_tables_exact, assert_int16_lookups, math_cases
 
 
 def test_fp():
-    cases = math_cases({"atan": torch.atan})
-    cases.add("atan of float16", torch.atan, math_float16_input(), atol=2e-3, rtol=2e-3)
+    cases = math_cases({"atan": torch.atan}, float16=True)
     cases.add("atan of a 0-d tensor", torch.atan, rank0_operands()[1])
     cases.assert_close_to_torch()
 

@@ -12,13 +12,11 @@ import torch
 
 from etarm.testing.binary_checks import (
     TWO_TENSOR_SHAPES,
+    assert_two_tensor_lookup_exact,
     binary_cases,
     int32_division_operands,
     scalar_operand_input,
-    two_tensor_operands,
 )
-from etarm.testing.cpu_fallback import Fn
-from etarm.testing.quantized_reference import assert_quantized_close
 from etarm.testing.unary_checks import assert_int8_tables_exact
 
 
@@ -35,5 +33,4 @@ def test_int8_table_is_exact():
 
 @pytest.mark.parametrize("a_shape, b_shape", TWO_TENSOR_SHAPES.values(), ids=TWO_TENSOR_SHAPES)
 def test_int8_fmod_of_two_tensors_is_exact(a_shape, b_shape):
-    run = assert_quantized_close(Fn(torch.fmod), two_tensor_operands(a_shape, b_shape), max_lsb=0)
-    assert run.result.report["partitions"][0]["tosa_ops"].count("GATHER") == 1
+    assert_two_tensor_lookup_exact(torch.fmod, a_shape, b_shape)

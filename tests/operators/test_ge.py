@@ -1,7 +1,6 @@
 """ge (TOSA GREATER_EQUAL), of floats, bools and int32 (composed exactly where the INT profile is absent).
 
-INT: two tensors share their quantization parameters, so their integers compare like their
-real values; a number is compared with bounds found for every integer of the type (0 LSB).
+INT: exact, 0 LSB (python/etarm/testing/comparison_checks.py says why).
 
 Every target (FP, INT, Ethos-U55, Ethos-U85): the "ge" rows of
 python/etarm/testing/op_coverage.py, run by tests/operators/test_op_coverage.py.

@@ -15,23 +15,12 @@ from etarm.quantizer import EthosUQuantizer, TOSAQuantizer
 from etarm.testing.cpu_fallback import Fn
 from etarm.testing.partition_report import tosa_ops
 from etarm.testing.quantized_reference import assert_quantized_close
-from etarm.testing.reduction_checks import (
-    INT16,
-    INT16_ONE_LSB,
-    float16_input,
-    multi_dim_cases,
-    quantized_input,
-    quantized_inputs,
-    whole_tensor_input,
-)
+from etarm.testing.reduction_checks import INT16, INT16_ONE_LSB, quantized_input, quantized_inputs, reduction_cases
 from etarm.testing.tosa_reference import assert_close_to_torch
 
 
 def test_fp():
-    cases = multi_dim_cases({"mean": lambda x, dim, keepdim: x.mean(dim, keepdim=keepdim)})
-    cases.add("mean()", lambda x: x.mean(), whole_tensor_input())
-    cases.add("mean(0) of float16", lambda x: x.mean(0), float16_input(), atol=2e-3, rtol=1e-3)
-    run = cases.assert_close_to_torch()
+    run = reduction_cases("mean", float16_dim=0).assert_close_to_torch()
     assert "CAST" in run.result.report["partitions"][0]["tosa_ops"]
 
 

@@ -1,9 +1,6 @@
 """mul (TOSA MUL), with broadcasting, scalars.
 
-INT: PT2E-quantized, lowered with RESCALE, compared with the convert_pt2e'd model in
-eager: an exact op, so 1 output step (LSB) allowed, for the rounding of the int32
-rescales against torch's float arithmetic. int16 activations (TOSA-1.0+INT+int16) are
-symmetric: zero point 0.
+INT: 1 LSB, the rounding of the int32 rescales (python/etarm/testing/binary_checks.py).
 
 Every target (FP, INT, Ethos-U55, Ethos-U85): the "mul" rows of
 python/etarm/testing/op_coverage.py, run by tests/operators/test_op_coverage.py.
@@ -17,6 +14,7 @@ from etarm.testing.binary_checks import (
     arithmetic_operands,
     assert_a16w8_arithmetic,
     assert_broadcast_close,
+    assert_rank0_close,
 )
 from etarm.testing.cpu_fallback import Fn
 from etarm.testing.quantized_reference import assert_quantized_close
@@ -29,7 +27,7 @@ def test_broadcast(shapes):
 
 
 def test_rank0_operands():
-    assert_close_to_torch(Fn(lambda x, y: torch.mul(torch.mul(x, y), 2.0)), (torch.tensor(1.5), torch.tensor(-0.25)))
+    assert_rank0_close(torch.mul)
 
 
 def test_a16w8():

@@ -11,17 +11,15 @@ python/etarm/testing/op_coverage.py, run by tests/operators/test_op_coverage.py.
 import pytest
 import torch
 
-from etarm.compiler import compile_model
 from etarm.testing.binary_checks import (
     TWO_TENSOR_SHAPES,
+    assert_int16_two_tensor_lookup_stays_on_cpu,
+    assert_two_tensor_lookup_exact,
     binary_cases,
-    divisor,
     int32_division_operands,
     rank0_operands,
-    two_tensor_operands,
 )
-from etarm.testing.cpu_fallback import Fn, cpu_reasons
-from etarm.testing.quantized_reference import assert_quantized_close
+from etarm.testing.cpu_fallback import cpu_reasons
 from etarm.testing.unary_checks import assert_int8_tables_exact, assert_int16_lookups
 
 
@@ -73,22 +71,16 @@ def test_int16_lookups():
     assert_int16_lookups({"square": (lambda x: x**2, "TABLE", 2), "exp2": (lambda x: 2.0**x, "GATHER", 0)})
 
 
+def _pow_of_positive_base(a, b):
+    """abs + 0.5 is quantized on its own: pow of two int8 tensors."""
+    return torch.pow(a.abs() + 0.5, b)
+
+
 @pytest.mark.parametrize("a_shape, b_shape", TWO_TENSOR_SHAPES.values(), ids=TWO_TENSOR_SHAPES)
 def test_int8_pow_of_two_tensors_is_exact(a_shape, b_shape):
-    # abs + 0.5 is quantized on its own: pow of two int8 tensors.
-    fn = Fn(lambda a, b: torch.pow(a.abs() + 0.5, b))
-    run = assert_quantized_close(fn, two_tensor_operands(a_shape, b_shape), max_lsb=0)
-    assert run.result.report["partitions"][0]["tosa_ops"].count("GATHER") == 1
+    assert_two_tensor_lookup_exact(_pow_of_positive_base, a_shape, b_shape)
 
 
 def test_int16_pow_of_two_tensors_stays_on_cpu():
     """A table of every pair of int16 values would have 2**32 entries; the rest of the graph is still delegated."""
-    fn = Fn(lambda a, b: (torch.pow(a.abs() + 0.5, b), a * b))
-    result = compile_model(fn, (torch.randn(4) * 3, divisor(4)), "TOSA-1.0+INT+int16", quantize=True)
-    (reason,) = [e["reason"] for e in result.report["cpu_ops"] if e["op"] == "aten.pow.Tensor_Tensor"]
-    assert (
-        reason.startswith("aten.pow.Tensor_Tensor: ")
-        and "table of every pair of int8 values" in reason
-        and "int16" in reason
-    )
-    assert any("MUL" in p["tosa_ops"] for p in result.report["partitions"])
+    assert_int16_two_tensor_lookup_stays_on_cpu(_pow_of_positive_base, "aten.pow.Tensor_Tensor")

@@ -10,18 +10,15 @@ python/etarm/testing/op_coverage.py, run by tests/operators/test_op_coverage.py.
 import pytest
 import torch
 
-from etarm.compiler import compile_model
 from etarm.testing.binary_checks import (
     TWO_TENSOR_SHAPES,
+    assert_int16_two_tensor_lookup_stays_on_cpu,
+    assert_two_tensor_lookup_exact,
     binary_cases,
-    divisor,
     int32_division_operands,
     rank0_operands,
     scalar_operand_input,
-    two_tensor_operands,
 )
-from etarm.testing.cpu_fallback import Fn
-from etarm.testing.quantized_reference import assert_quantized_close
 from etarm.testing.unary_checks import assert_int8_tables_exact, assert_int16_lookups
 
 
@@ -48,18 +45,9 @@ def test_int16_exact_lookup():
 
 @pytest.mark.parametrize("a_shape, b_shape", TWO_TENSOR_SHAPES.values(), ids=TWO_TENSOR_SHAPES)
 def test_int8_remainder_of_two_tensors_is_exact(a_shape, b_shape):
-    run = assert_quantized_close(Fn(torch.remainder), two_tensor_operands(a_shape, b_shape), max_lsb=0)
-    assert run.result.report["partitions"][0]["tosa_ops"].count("GATHER") == 1
+    assert_two_tensor_lookup_exact(torch.remainder, a_shape, b_shape)
 
 
 def test_int16_remainder_of_two_tensors_stays_on_cpu():
     """A table of every pair of int16 values would have 2**32 entries; the rest of the graph is still delegated."""
-    fn = Fn(lambda a, b: (torch.remainder(a, b), a * b))
-    result = compile_model(fn, (torch.randn(4) * 3, divisor(4)), "TOSA-1.0+INT+int16", quantize=True)
-    (reason,) = [e["reason"] for e in result.report["cpu_ops"] if e["op"] == "aten.remainder.Tensor"]
-    assert (
-        reason.startswith("aten.remainder.Tensor: ")
-        and "table of every pair of int8 values" in reason
-        and "int16" in reason
-    )
-    assert any("MUL" in p["tosa_ops"] for p in result.report["partitions"])
+    assert_int16_two_tensor_lookup_stays_on_cpu(torch.remainder, "aten.remainder.Tensor")

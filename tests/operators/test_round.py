@@ -7,18 +7,11 @@ python/etarm/testing/op_coverage.py, run by tests/operators/test_op_coverage.py.
 import torch
 
 from etarm.testing.packed_cases import Cases
-from etarm.testing.unary_checks import (
-    assert_int8_tables_exact,
-    assert_int16_lookups,
-    math_cases,
-    math_float16_input,
-)
+from etarm.testing.unary_checks import assert_int8_tables_exact, assert_int16_lookups, math_cases
 
 
 def test_fp():
-    cases = math_cases({"round": torch.round})
-    cases.add("round of float16", torch.round, math_float16_input(), atol=2e-3, rtol=2e-3)
-    cases.assert_close_to_torch()
+    math_cases({"round": torch.round}, float16=True).assert_close_to_torch()
 
 
 def test_fp_decimals():

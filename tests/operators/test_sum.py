@@ -11,24 +11,11 @@ from etarm.compiler import compile_model
 from etarm.testing.cpu_fallback import Fn, cpu_ops
 from etarm.testing.partition_report import tosa_ops
 from etarm.testing.quantized_reference import assert_quantized_close
-from etarm.testing.reduction_checks import (
-    INT16,
-    INT16_ONE_LSB,
-    float16_input,
-    multi_dim_cases,
-    nan_input,
-    quantized_input,
-    quantized_inputs,
-    whole_tensor_input,
-)
+from etarm.testing.reduction_checks import INT16, INT16_ONE_LSB, quantized_input, quantized_inputs, reduction_cases
 
 
 def test_fp():
-    cases = multi_dim_cases({"sum": lambda x, dim, keepdim: x.sum(dim, keepdim=keepdim)})
-    cases.add("sum()", lambda x: x.sum(), whole_tensor_input())
-    cases.add("sum(1) of NaN", lambda x: x.sum(1), nan_input())
-    cases.add("sum(-1) of float16", lambda x: x.sum(-1), float16_input(), atol=2e-3, rtol=1e-3)
-    run = cases.assert_close_to_torch()
+    run = reduction_cases("sum", nan_dim=1, float16_dim=-1).assert_close_to_torch()
     assert "CAST" in run.result.report["partitions"][0]["tosa_ops"]
 
 

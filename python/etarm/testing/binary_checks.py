@@ -4,7 +4,17 @@ mul, div, pow, remainder, fmod, maximum, minimum), and the checks they share.
 FP: every function sees five broadcasting pairs of ranks 1-5 (``binary_cases``), and
 the operator's own edge cases are added to the same compile (``packed_cases.Cases``).
 INT: divisors of either sign away from zero, and the seeded operands of the exact
-two-tensor lookups.
+two-tensor lookups. The tolerances the test files point to:
+
+- add, sub, mul: PT2E-quantized, lowered with RESCALE, compared with the convert_pt2e'd
+  model in eager: an exact op, so 1 output step (LSB) allowed, for the rounding of the
+  int32 rescales against torch's float arithmetic. int16 activations
+  (TOSA-1.0+INT+int16) are symmetric: zero point 0.
+- maximum, minimum: with operands and result sharing their parameters (the quantizer's
+  choice) the integers are compared: exact, 0 LSB; with different parameters each
+  operand is rescaled to the output's first: 1 LSB.
+- fmod, remainder, pow of two int8 tensors: a table of every pair of values (GATHER,
+  exact, 0 LSB); int16 would need 2**32 entries, so it stays on CPU.
 """
 
 from __future__ import annotations
@@ -13,7 +23,9 @@ from typing import Callable
 
 import torch
 
+from etarm.compiler import compile_model
 from etarm.testing.cpu_fallback import Fn
+from etarm.testing.many_ops import assert_each_close_to_torch
 from etarm.testing.packed_cases import Cases
 from etarm.testing.quantized_reference import assert_quantized_close
 from etarm.testing.quantizers import OwnParameters
@@ -77,6 +89,16 @@ def rank0_operands() -> tuple[torch.Tensor, torch.Tensor]:
     return torch.tensor(0.7), torch.tensor(-1.5)
 
 
+def extremum_cases(name: str, fn: Callable) -> Cases:
+    """``fn`` (maximum or minimum) on every broadcasting pair and on every pair of edge values."""
+    return binary_cases({name: fn}).add(f"{name} edge values", fn, *division_edge_operands())
+
+
+def assert_int32_extrema_close(fns: dict[str, Callable], target: str) -> None:
+    """``fns`` (maximum or minimum) of int32 values 1 apart near the int32 limits: exact."""
+    assert_each_close_to_torch(fns, int32_extrema_operands(), target=target)
+
+
 # --- INT -------------------------------------------------------------------------------------------
 
 
@@ -129,6 +151,23 @@ def assert_broadcast_close(fn: Callable, shapes) -> None:
     assert_close_to_torch(Fn(fn), tuple(torch.randn(s) for s in shapes))
 
 
+def assert_rank0_close(fn: Callable) -> None:
+    """``fn(fn(x, y), 2.0)`` of two 0-d tensors on FP: a number operand next to 0-d tensors."""
+    assert_close_to_torch(Fn(lambda x, y: fn(fn(x, y), 2.0)), (torch.tensor(1.5), torch.tensor(-0.25)))
+
+
+def assert_alpha_close(fn: Callable, alpha: float) -> None:
+    """``fn(x, y, alpha=alpha)`` (add or sub) on FP, against torch."""
+    assert_close_to_torch(Fn(lambda x, y: fn(x, y, alpha=alpha)), (torch.randn(3, 4), torch.randn(3, 4)))
+
+
+def assert_int8_scalar_and_alpha(fn: Callable) -> None:
+    """int8 ``fn(x, y)`` of two results, one with a number operand (a quantized constant), one
+    with alpha (folded into the operand's scale): both outputs of the one partition."""
+    run = assert_quantized_close(Fn(fn), arithmetic_operands((2, 3, 4), (4,)))
+    assert len(run.result.report["partitions"][0]["outputs"]) == 2
+
+
 def assert_a16w8_arithmetic(fn: Callable, tosa_op: str) -> None:
     """int16 activations (TOSA-1.0+INT+int16): one ``tosa_op``, symmetric (zero point 0) inputs and output."""
     inputs = arithmetic_operands((2, 3, 4), (3, 4), scales=[1.0, 2.0])
@@ -145,3 +184,27 @@ def assert_extremum_of_independent_operands(fn: Callable, op: str) -> None:
     run = assert_quantized_close(Fn(fn), independent_extrema_operands(), quantizer=OwnParameters("TOSA-1.0+INT", op))
     inputs = run.result.report["partitions"][0]["inputs"]
     assert inputs[0]["scale"] > 2 * inputs[1]["scale"]  # really different parameters
+
+
+def assert_extremum_of_shared_parameters(fn: Callable, tosa_op: str, count: int, target: str) -> None:
+    """``fn`` (maximum or minimum) with operands and result sharing their parameters: ``count``
+    ``tosa_op``s comparing the integers, exact (0 LSB)."""
+    run = assert_quantized_close(Fn(fn), extrema_operands(), target=target, max_lsb=0)
+    assert run.result.report["partitions"][0]["tosa_ops"].count(tosa_op) == count
+
+
+def assert_two_tensor_lookup_exact(fn: Callable, a_shape, b_shape) -> None:
+    """int8 ``fn`` of two tensors (fmod, remainder, pow): one GATHER from a table of every pair
+    of values, exact (0 LSB)."""
+    run = assert_quantized_close(Fn(fn), two_tensor_operands(a_shape, b_shape), max_lsb=0)
+    assert run.result.report["partitions"][0]["tosa_ops"].count("GATHER") == 1
+
+
+def assert_int16_two_tensor_lookup_stays_on_cpu(fn: Callable, op: str) -> None:
+    """int16 ``fn`` of two tensors (registry name ``op``) stays on CPU: a table of every pair of
+    int16 values would have 2**32 entries. The rest of the graph (a product) is still delegated."""
+    model = Fn(lambda a, b: (fn(a, b), a * b))
+    result = compile_model(model, (torch.randn(4) * 3, divisor(4)), "TOSA-1.0+INT+int16", quantize=True)
+    (reason,) = [e["reason"] for e in result.report["cpu_ops"] if e["op"] == op]
+    assert reason.startswith(f"{op}: ") and "table of every pair of int8 values" in reason and "int16" in reason
+    assert any("MUL" in p["tosa_ops"] for p in result.report["partitions"])

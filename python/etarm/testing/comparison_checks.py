@@ -1,5 +1,6 @@
 """The operands comparisons, logical and bitwise ops, where and shifts are tested on
-(tests/operators/test_<op>.py of eq, gt, where, logical_and, bitwise_and, rshift, ...).
+(tests/operators/test_<op>.py of eq, gt, where, logical_and, bitwise_and, rshift, ...),
+and the cases of tril and triu (a SELECT with a constant mask).
 
 FP: every function sees three broadcasting pairs rounded to halves (so equal elements
 occur) and every pair of +-0, +-inf and NaN (``comparison_cases``, one compile).
@@ -20,7 +21,9 @@ import torch
 from etarm.testing.cpu_fallback import Fn
 from etarm.testing.many_ops import assert_each_close_to_torch
 from etarm.testing.packed_cases import Cases
+from etarm.testing.partition_report import aten_ops
 from etarm.testing.quantized_reference import QuantizedRun, assert_quantized_close
+from etarm.testing.tosa_reference import LoweredRun
 
 COMPARISON_SHAPES = [((7,), (7,)), ((2, 1, 4), (3, 1)), ((1, 2, 3, 2, 3), (2, 1, 1, 3))]
 SPECIAL = [0.0, -0.0, 0.5, -1.0, 1.0, float("inf"), -float("inf"), float("nan")]
@@ -42,6 +45,26 @@ def comparison_cases(fns: dict[str, Callable]) -> Cases:
     for name, fn in fns.items():
         cases.add(f"{name} of special values", fn, values.reshape(-1, 1), values.reshape(1, -1))
     return cases
+
+
+TRIANGLE_SHAPES = [(5, 5), (3, 4, 6), (2, 1, 6, 3)]
+
+
+def assert_triangles_close(op: str, fn: Callable, diagonals: tuple, others: dict[str, Callable]) -> LoweredRun:
+    """``fn(x, d)`` (torch.tril or torch.triu, registry name ``aten.<op>.default``, lowered
+    whole) for each diagonal ``d`` of ``diagonals``, and each function of ``others``, of a
+    seeded ``x`` of every shape of ``TRIANGLE_SHAPES``, in one compile."""
+    cases = Cases()
+    for shape in TRIANGLE_SHAPES:
+        torch.manual_seed(10)
+        x = torch.randn(shape)
+        for d in diagonals:
+            cases.add(f"{op}({d}) {shape}", lambda t, d=d: fn(t, d), x)
+        for name, other in others.items():
+            cases.add(f"{name} {shape}", other, x)
+    run = cases.assert_close_to_torch()
+    assert f"aten.{op}.default" in aten_ops(run)
+    return run
 
 
 def mixed_dtype_operands() -> tuple[torch.Tensor, torch.Tensor]:

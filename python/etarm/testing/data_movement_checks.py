@@ -42,6 +42,13 @@ def exact_cases(fns: dict[str, Callable], *inputs: torch.Tensor, cases: Cases | 
     return cases
 
 
+def assert_tiles_exact(fns: dict[str, Callable], rank0_fns: dict[str, Callable]) -> LoweredRun:
+    """``fns`` of a (3, 1, 5) tensor and ``rank0_fns`` of a 0-d tensor (TOSA TILE), in one
+    compile: exact."""
+    cases = exact_cases(fns, torch.randn(3, 1, 5))
+    return exact_cases(rank0_fns, torch.tensor(1.5), cases=cases).assert_close_to_torch()
+
+
 def assert_dtypes_move_exactly(fn: Callable, target: str) -> LoweredRun:
     """``fn`` of bool and float16 data (FP) or int32 and int8 data (FP+INT): exact."""
     cases = Cases()

@@ -28,25 +28,6 @@ FP, INT, U55, U85 = TARGETS
 
 RUNS = "runs"
 
-# Reasons (substrings of the report's) shared by several operators.
-# TOSA-1.0+FP: the sample's integer data needs the INT profile.
-INT32_NEEDS_INT = "cpu: on torch.int32 needs the TOSA INT profile"
-INT_CAST = "cpu: needs the TOSA INT profile (int->int CAST)"
-SHIFT_BY_TENSOR = "cpu: only int32 shifted by a constant is supported"
-QUANTIZE_ON_FP = "cpu: is not lowered for TOSA-1.0+FP"
-# Quantized targets.
-NOT_QUANTIZED = "cpu: is not quantized"
-MIN_NOT_A_NUMBER = "cpu: min must be a number"
-PROD_ON_INT = "cpu: is not lowered for TOSA-1.0+INT"
-# Ethos-U.
-BOOL_U55 = "cpu: Ethos-U55/U65 have no boolean tensors"
-INT64 = "cpu: is int64: Ethos-U partitions read and write"
-GATHER_U55 = "cpu: needs TOSA GATHER"
-BITWISE_U55 = "cpu: needs TOSA BITWISE_"
-INTDIV_U55 = "cpu: needs TOSA INTDIV, which Ethos-U55/U65 do not run"
-NARROWING_CAST = "cpu: do not narrow int32 by casting"
-BILINEAR_U55 = "cpu: Vela 5.2.0 compiles no TOSA RESIZE BILINEAR for Ethos-U55/U65"
-
 
 @dataclasses.dataclass(frozen=True)
 class Row:
@@ -69,6 +50,25 @@ def rows_of(op: str) -> list[Row]:
     """The rows of operator ``op`` (e.g. "softmax", "div")."""
     return [r for r in MATRIX.values() if r.op == op]
 
+
+# Reasons (substrings of the report's) shared by several operators.
+# TOSA-1.0+FP: the sample's integer data needs the INT profile.
+INT32_NEEDS_INT = "cpu: on torch.int32 needs the TOSA INT profile"
+INT_CAST = "cpu: needs the TOSA INT profile (int->int CAST)"
+SHIFT_BY_TENSOR = "cpu: only int32 shifted by a constant is supported"
+QUANTIZE_ON_FP = "cpu: is not lowered for TOSA-1.0+FP"
+# Quantized targets.
+NOT_QUANTIZED = "cpu: is not quantized"
+MIN_NOT_A_NUMBER = "cpu: min must be a number"
+PROD_ON_INT = "cpu: is not lowered for TOSA-1.0+INT"
+# Ethos-U.
+BOOL_U55 = "cpu: Ethos-U55/U65 have no boolean tensors"
+INT64 = "cpu: is int64: Ethos-U partitions read and write"
+GATHER_U55 = "cpu: needs TOSA GATHER"
+BITWISE_U55 = "cpu: needs TOSA BITWISE_"
+INTDIV_U55 = "cpu: needs TOSA INTDIV, which Ethos-U55/U65 do not run"
+NARROWING_CAST = "cpu: do not narrow int32 by casting"
+BILINEAR_U55 = "cpu: Vela 5.2.0 compiles no TOSA RESIZE BILINEAR for Ethos-U55/U65"
 
 # fmt: off
 # op, registry target                                                   TOSA-1.0+FP      TOSA-1.0+INT     ethos-u55-128    ethos-u85-256

@@ -10,7 +10,7 @@ INT: max/min-style ops (max pools, amax/amin, max/min, nearest resizes, pixel sh
 move integers unchanged: 0 LSB. Averaging ops (avg pools, mean, sum, cumsum, bilinear)
 add ``q - zero_point`` exactly in int32 and round once in a RESCALE (half up), where torch
 rounds its float result once (half to even): 1 LSB. Index results (argmax/argmin,
-max.dim/min.dim's indices) must match exactly.
+max.dim/min.dim's indices) must match exactly, the first of ties winning as in torch.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ import torch
 
 from etarm.testing.cpu_fallback import Fn
 from etarm.testing.packed_cases import Cases
+from etarm.testing.partition_report import partition, tosa_ops
 from etarm.testing.quantized_reference import QuantizedRun, assert_quantized_close
 
 # (shape, dim, keepdim): ranks 1-5, negative dims, several dims (adjacent and not), odd sizes.
@@ -65,6 +66,28 @@ def multi_dim_cases(fns: dict[str, Callable]) -> Cases:
 def one_dim_cases(fns: dict[str, Callable]) -> Cases:
     """``fn(x, dim, keepdim)`` of every function for every configuration of ``ONE_DIM_CASES``."""
     return _cases(ONE_DIM_CASES, 1, fns)
+
+
+def reduction_cases(
+    method: str, whole: bool = True, nan_dim: int | None = None, float16_dim: int | None = None
+) -> Cases:
+    """``x.<method>(dim, keepdim=keepdim)`` for every configuration of ``MULTI_DIM_CASES``, and
+    where asked: ``x.<method>()`` of a whole tensor (``whole``), ``x.<method>(nan_dim)`` of NaN,
+    ``x.<method>(float16_dim)`` of float16 (one FP16 rounding)."""
+    cases = multi_dim_cases({method: lambda x, dim, keepdim: getattr(x, method)(dim, keepdim=keepdim)})
+    if whole:
+        cases.add(f"{method}()", lambda x: getattr(x, method)(), whole_tensor_input())
+    if nan_dim is not None:
+        cases.add(f"{method}({nan_dim}) of NaN", lambda x: getattr(x, method)(nan_dim), nan_input())
+    if float16_dim is not None:
+        cases.add(
+            f"{method}({float16_dim}) of float16",
+            lambda x: getattr(x, method)(float16_dim),
+            float16_input(),
+            atol=2e-3,
+            rtol=1e-3,
+        )
+    return cases
 
 
 def whole_tensor_input() -> torch.Tensor:
@@ -130,3 +153,17 @@ def extremum_cases(method: str) -> Cases:
 def assert_quantized_indices(fn, target: str) -> QuantizedRun:
     """Ties are likely on the integer grid (few distinct values): the first index must still win."""
     return assert_quantized_close(Fn(fn), (torch.round(quantized_input(4, 6, 5)),), target, max_lsb=0)
+
+
+def assert_int8_moves_unchanged(fn: Callable, *shape: int) -> QuantizedRun:
+    """int8 ``fn`` of ``quantized_input(*shape)`` moves the integers unchanged: 0 LSB, no RESCALE."""
+    run = assert_quantized_close(Fn(fn), (quantized_input(*shape),), max_lsb=0)
+    assert "RESCALE" not in tosa_ops(run)
+    return run
+
+
+def assert_int16_moves_unchanged(fn: Callable, *shape: int) -> QuantizedRun:
+    """int16 ``fn`` of ``quantized_input(*shape)``, with int16 partition inputs: 0 LSB."""
+    run = assert_quantized_close(Fn(fn), (quantized_input(*shape),), INT16, max_lsb=0)
+    assert partition(run)["inputs"][0]["dtype"] == "int16"
+    return run

@@ -25,8 +25,9 @@ from typing import Callable
 import torch
 
 from etarm.testing.packed_cases import Cases
-from etarm.testing.partition_report import tosa_ops
+from etarm.testing.partition_report import aten_ops, tosa_ops
 from etarm.testing.quantized_reference import QuantizedRun
+from etarm.testing.tosa_reference import LoweredRun
 
 INT16 = "TOSA-1.0+INT+int16"
 
@@ -82,12 +83,16 @@ def math_int32_input() -> torch.Tensor:
     return torch.arange(-6, 6, dtype=torch.int32).reshape(3, 4)
 
 
-def math_cases(fns: dict[str, Callable], cases: Cases | None = None) -> Cases:
-    """Every function of ``fns`` on every input of ``math_inputs`` (tolerance 1e-5)."""
+def math_cases(fns: dict[str, Callable], cases: Cases | None = None, float16: bool = False) -> Cases:
+    """Every function of ``fns`` on every input of ``math_inputs`` (tolerance 1e-5) and, with
+    ``float16``, on ``math_float16_input`` (tolerance 2e-3)."""
     cases = cases if cases is not None else Cases()
     for input_name, x in math_inputs().items():
         for name, fn in fns.items():
             cases.add(f"{name} on {input_name}", fn, x)
+    if float16:
+        for name, fn in fns.items():
+            cases.add(f"{name} of float16", fn, math_float16_input(), atol=2e-3, rtol=2e-3)
     return cases
 
 
@@ -110,6 +115,16 @@ def activation_cases(fns: dict[str, Callable], edge_fns: dict[str, Callable] | N
     for name, fn in (edge_fns if edge_fns is not None else fns).items():
         cases.add(f"{name} on edge values", fn, edge)
     return cases
+
+
+def assert_lowered_whole(op: str, fns: dict[str, Callable], unit_fn: Callable) -> LoweredRun:
+    """``activation_cases(fns)`` and ``unit_fn`` on [0, 1): an activation that would decompose
+    into several edge ops is lowered whole, ``aten.<op>.default`` in the partition."""
+    cases = activation_cases(fns)
+    cases.add(f"{op} on [0, 1)", unit_fn, torch.rand(3, 4))
+    run = cases.assert_close_to_torch()
+    assert f"aten.{op}.default" in aten_ops(run)
+    return run
 
 
 # --- INT: seeded inputs of the quantized table tests -----------------------------------------------

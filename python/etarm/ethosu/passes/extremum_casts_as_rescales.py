@@ -25,9 +25,7 @@ class ExtremumCastsAsRescales(TosaPass):
         """Returns the number of CASTs replaced."""
         producers = graph_edits.producers(graph)
         replacements: dict[int, list[TosaOp]] = {}
-        for op in graph.ops:
-            if op.op != ts.Op.CAST:
-                continue
+        for op in graph_edits.ops_of(graph, ts.Op.CAST):
             source, result = graph.tensors[op.inputs[0]], graph.tensors[op.outputs[0]]
             width = {ts.DType.INT8: 1, ts.DType.INT16: 2}.get(result.dtype)
             if source.dtype != ts.DType.INT32 or width is None:

@@ -3,7 +3,7 @@ build replacement ops, and swap them in."""
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, Iterator
 
 import tosa_serializer as ts
 
@@ -19,6 +19,11 @@ def emitted(graph: TosaGraph, origin: str | None, build: Callable[[], None]) -> 
         return graph.ops
     finally:
         graph.ops, graph.origin = saved, saved_origin
+
+
+def ops_of(graph: TosaGraph, kind: ts.Op) -> Iterator[TosaOp]:
+    """The ops of ``kind`` (e.g. ``ts.Op.TRANSPOSE``), in graph order."""
+    return (op for op in graph.ops if op.op == kind)
 
 
 def consumers(graph: TosaGraph) -> dict[str, list[TosaOp]]:

@@ -30,9 +30,7 @@ class NarrowTransposes(TosaPass):
         while True:
             consumers, producers = graph_edits.consumers(graph), graph_edits.producers(graph)
             replacements: dict[int, list[TosaOp]] = {}
-            for op in graph.ops:
-                if op.op != ts.Op.TRANSPOSE:
-                    continue
+            for op in graph_edits.ops_of(graph, ts.Op.TRANSPOSE):
                 widen = producers.get(op.inputs[0])
                 if widen is None or widen.op not in (ts.Op.RESCALE, ts.Op.CAST) or id(widen) in replacements:
                     continue

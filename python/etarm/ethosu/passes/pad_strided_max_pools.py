@@ -26,9 +26,7 @@ class PadStridedMaxPools(TosaPass):
     def run(self, graph: TosaGraph) -> int:
         """Returns the number of max pools rewritten."""
         replacements: dict[int, list[TosaOp]] = {}
-        for op in graph.ops:
-            if op.op != ts.Op.MAX_POOL2D:
-                continue
+        for op in graph_edits.ops_of(graph, ts.Op.MAX_POOL2D):
             kernel, stride, pad, *rest = op.attr_args
             if max(stride) <= npu_rules.MAX_NATIVE_STRIDE or not any(pad):
                 continue

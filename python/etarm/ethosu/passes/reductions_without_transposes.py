@@ -37,9 +37,7 @@ class ReductionsWithoutTransposes(TosaPass):
         """Returns the number of TRANSPOSEs removed."""
         consumers, producers = graph_edits.consumers(graph), graph_edits.producers(graph)
         replacements: dict[int, list[TosaOp]] = {}
-        for op in graph.ops:
-            if op.op != ts.Op.REDUCE_SUM:
-                continue
+        for op in graph_edits.ops_of(graph, ts.Op.REDUCE_SUM):
             reshape = producers.get(op.inputs[0])
             transpose = producers.get(reshape.inputs[0]) if reshape is not None and reshape.op == ts.Op.RESHAPE else None
             if transpose is None or transpose.op != ts.Op.TRANSPOSE:

@@ -26,9 +26,7 @@ class SumsInSteps(TosaPass):
     def run(self, graph: TosaGraph) -> int:
         """Returns the number of sums split."""
         replacements: dict[int, list[TosaOp]] = {}
-        for op in graph.ops:
-            if op.op != ts.Op.REDUCE_SUM:
-                continue
+        for op in graph_edits.ops_of(graph, ts.Op.REDUCE_SUM):
             x, result = graph.tensors[op.inputs[0]], graph.tensors[op.outputs[0]]
             axis = op.attr_args[0]
             steps = npu_rules.sum_steps(x.shape, axis)
