@@ -31,6 +31,22 @@ def etarm_cc_test(name, deps = [], executorch = False, **kwargs):
         **kwargs
     )
 
+def _program_and_test(name, program_rule, test_rule, srcs, deps, executorch, args, size, copts, **kwargs):
+    program_rule(
+        name = name + "_program",
+        testonly = True,
+        srcs = srcs,
+        copts = copts,
+        deps = deps + [test_main(executorch)],
+    )
+    test_rule(
+        name = name,
+        size = size,
+        args = args,
+        binary = ":" + name + "_program",
+        **kwargs
+    )
+
 def etarm_qemu_test(name, srcs, deps = [], executorch = False, platform = "//platforms:corstone300", args = [], size = "small", copts = [], **kwargs):
     """A bare-metal program `name + "_program"` on the framework, run by qemu_test `name`.
 
@@ -43,41 +59,19 @@ def etarm_qemu_test(name, srcs, deps = [], executorch = False, platform = "//pla
       size: the test size.
       **kwargs: more qemu_test attributes (expect_output, timeout, tags, ...).
     """
-    bare_metal_program(
-        name = name + "_program",
-        testonly = True,
-        srcs = srcs,
-        copts = copts,
-        deps = deps + [test_main(executorch)],
-    )
-    qemu_test(
-        name = name,
-        size = size,
-        args = args,
-        binary = ":" + name + "_program",
-        platform = platform,
+    _program_and_test(name, bare_metal_program, qemu_test, srcs, deps, executorch, args, size, copts, platform = platform, **kwargs)
+
+def _aarch64_linux_program(**kwargs):
+    cc_binary(
+        linkstatic = True,
+        target_compatible_with = [
+            "@platforms//os:linux",
+            "@platforms//cpu:aarch64",
+        ],
         **kwargs
     )
 
 def etarm_qemu_user_test(name, srcs, deps = [], executorch = False, args = [], size = "small", copts = [], **kwargs):
     """A static aarch64-linux-musl program `name + "_program"` on the framework, run by
     qemu_user_test `name`; arguments as etarm_qemu_test's."""
-    cc_binary(
-        name = name + "_program",
-        testonly = True,
-        srcs = srcs,
-        copts = copts,
-        linkstatic = True,
-        target_compatible_with = [
-            "@platforms//os:linux",
-            "@platforms//cpu:aarch64",
-        ],
-        deps = deps + [test_main(executorch)],
-    )
-    qemu_user_test(
-        name = name,
-        size = size,
-        args = args,
-        binary = ":" + name + "_program",
-        **kwargs
-    )
+    _program_and_test(name, _aarch64_linux_program, qemu_user_test, srcs, deps, executorch, args, size, copts, **kwargs)

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # The framework's failure reports on the host: every Fails.* case of failing_cases fails
-# on purpose (expect_failures.sh checks the messages), then the trace order and filters.
+# on purpose (expect_output.sh checks the messages), then the trace order and filters.
 set -uo pipefail
-expect_failures=$1
+expect_output=$1
 program=$2
 fail() { echo "FAIL: $*"; exit 1; }
-"$expect_failures" "$program" -- \
+"$expect_output" --exit-code 1 "$program" -- \
   "runtime/testing/test/failing_cases.cc:12: Failure" \
   "  EXPECT_EQ(rows * 2, 7)" \
   "    rows * 2 = 6" \
@@ -32,5 +32,5 @@ env -u XML_OUTPUT_FILE "$program" > "$out" 2>&1
   fail "traces not innermost first"
 env -u XML_OUTPUT_FILE "$program" --test_filter='Passes.*:Nothing' > "$out" 2>&1 || fail "the filtered run failed"
 grep -q -F "[==========] 1 of 7 test cases ran, 1 passed, 0 failed" "$out" || fail "filter: $(cat "$out")"
-"$(dirname "$expect_failures")/expect_failures.sh" "$program" --test_filter=Nothing -- "NO TESTS RAN" || exit 1
+"$expect_output" --exit-code 1 "$program" --test_filter=Nothing -- "NO TESTS RAN" || exit 1
 echo PASS
