@@ -102,6 +102,18 @@ def test_extra_flags_may_not_override_managed_options():
         EthosUCompileSpec("ethos-u55-128", extra_flags=["--memory-mode=Sram_Only"])
     with pytest.raises(EtarmError, match="extra_flags may not set --output-dir"):
         EthosUCompileSpec("ethos-u55-128", extra_flags="--output-dir /tmp")
+    with pytest.raises(EtarmError, match="extra_flags may not set --output-format=tflite"):
+        EthosUCompileSpec("ethos-u55-128", extra_flags="--output-format=tflite")
+
+
+def test_extra_flags_may_repeat_what_the_backend_passes_anyway():
+    # ExecuTorch's Ethos-U example passes these two.
+    spec = EthosUCompileSpec("ethos-u55-128", extra_flags=["--output-format=raw", "--debug-force-regor"])
+    assert spec.extra_flags == ("--debug-force-regor",)
+    assert EthosUCompileSpec("ethos-u55-128", extra_flags="--output-format raw --optimise Size").extra_flags == (
+        "--optimise",
+        "Size",
+    )
 
 
 def test_compile_spec_list_round_trip(tmp_path):

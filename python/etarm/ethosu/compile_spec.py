@@ -91,18 +91,29 @@ def is_ethosu_target(target: str) -> bool:
     return target.lower().startswith("ethos-u")
 
 
+# What the Vela backend always passes; extra_flags may repeat it (ExecuTorch's examples do).
+_FIXED_FLAGS = {"--output-format": "raw"}
+
+
 def _flags(extra_flags) -> tuple[str, ...]:
     if extra_flags is None:
         return ()
     flags = shlex.split(extra_flags) if isinstance(extra_flags, str) else [str(f) for f in extra_flags]
-    for flag in flags:
-        name = flag.split("=", 1)[0]
+    kept = []
+    words = iter(flags)
+    for flag in words:
+        name, has_value, value = flag.partition("=")
+        if name in _FIXED_FLAGS:
+            value = value if has_value else next(words, "")
+            if value == _FIXED_FLAGS[name]:
+                continue
         if name in _MANAGED_FLAGS:
             raise EtarmError(
-                f"extra_flags may not set {name}: EthosUCompileSpec sets it (use target, system_config, "
+                f"extra_flags may not set {flag}: EthosUCompileSpec sets it (use target, system_config, "
                 "memory_mode, config_ini or the intermediates directory instead)"
             )
-    return tuple(flags)
+        kept.append(flag)
+    return tuple(kept)
 
 
 @dataclasses.dataclass
