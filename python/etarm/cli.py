@@ -15,6 +15,7 @@ import time
 import traceback
 
 from etarm.errors import EtarmError
+from etarm.working_directory import user_working_directory
 
 # Start-up (importing torch and executorch) is part of what a user waits for: time from here.
 _PROCESS_START = time.perf_counter()
@@ -166,7 +167,7 @@ def main(argv: list[str] | None = None) -> int:
     _passes_parser(sub)
     args = parser.parse_args(argv)
     # Outputs are relative to where the user ran the command, not to Bazel's runfiles.
-    os.chdir(os.environ.get("BUILD_WORKING_DIRECTORY", os.getcwd()))
+    os.chdir(user_working_directory())
     try:
         if args.command == "passes":
             print("\n".join(targets.compile_spec_for(args.target).pipeline().describe()))
