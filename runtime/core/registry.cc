@@ -10,6 +10,7 @@
 
 #include "runtime/core/kernel_registry.h"
 #include "runtime/core/registry_config.h"
+#include "runtime/executorch_names.h"
 
 namespace executorch {
 namespace ET_RUNTIME_NAMESPACE {
@@ -210,9 +211,6 @@ namespace etarm {
 namespace core {
 namespace {
 
-using executorch::runtime::Error;
-using executorch::runtime::Kernel;
-using executorch::runtime::Span;
 using executorch::runtime::g_dropped;
 using executorch::runtime::g_kernels;
 using executorch::runtime::g_num_kernels;

@@ -9,22 +9,11 @@
 #include <executorch/runtime/core/exec_aten/util/scalar_type_util.h>
 #include <executorch/runtime/platform/log.h>
 
+#include "runtime/executorch_names.h"
+
 namespace etarm {
 namespace ethosu {
 namespace {
-
-using executorch::aten::ScalarType;
-using executorch::aten::Tensor;
-using executorch::runtime::ArrayRef;
-using executorch::runtime::BackendExecutionContext;
-using executorch::runtime::BackendInitContext;
-using executorch::runtime::CompileSpec;
-using executorch::runtime::DelegateHandle;
-using executorch::runtime::EValue;
-using executorch::runtime::FreeableBuffer;
-using executorch::runtime::MemoryAllocator;
-using executorch::runtime::Result;
-using executorch::runtime::Span;
 
 EthosUDriver* g_driver = nullptr;
 ArenaProvider* g_arena_provider = nullptr;

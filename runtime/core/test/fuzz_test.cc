@@ -19,6 +19,7 @@
 #include <executorch/runtime/platform/runtime.h>
 
 #include "runtime/testing/executorch.h"
+#include "runtime/testing/files.h"
 #include "runtime/testing/test.h"
 
 using executorch::extension::BufferDataLoader;
@@ -41,16 +42,6 @@ uint32_t rnd() {
   rng_state ^= rng_state >> 7;
   rng_state ^= rng_state << 17;
   return static_cast<uint32_t>(rng_state);
-}
-
-bool read_file(const char* path, std::vector<uint8_t>* out) {
-  FILE* f = std::fopen(path, "rb");
-  if (f == nullptr) return false;
-  uint8_t buf[65536];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof(buf), f)) > 0) out->insert(out->end(), buf, buf + n);
-  std::fclose(f);
-  return true;
 }
 
 void mutate(std::vector<uint8_t>* bytes) {
@@ -220,7 +211,7 @@ TEST(Fuzz, MutantsAreRejectedOrRun) {
     const char* path = etarm::testing::arg(f);
     SCOPED_TRACE("%s", path);
     std::vector<uint8_t> original;
-    ASSERT_TRUE(read_file(path, &original));
+    ASSERT_TRUE(etarm::testing::read_file(path, &original));
     // Storage with 16-byte alignment, as a .pte placed in flash would have.
     std::vector<long double> storage(original.size() / sizeof(long double) + 2);
     auto* buf = reinterpret_cast<uint8_t*>(storage.data());

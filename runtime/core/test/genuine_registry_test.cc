@@ -18,6 +18,7 @@
 
 namespace {
 
+using namespace etarm;
 using namespace etarm::registry_test;
 
 // Runs `body` in a child process; its wait status.

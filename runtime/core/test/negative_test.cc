@@ -20,6 +20,7 @@
 
 #include "runtime/core/fb.h"
 #include "runtime/testing/executorch.h"
+#include "runtime/testing/files.h"
 #include "runtime/testing/test.h"
 
 using executorch::extension::BufferDataLoader;
@@ -44,23 +45,13 @@ namespace fb = etarm::fb;
 
 namespace {
 
-bool read_file(const char* path, std::vector<uint8_t>* out) {
-  FILE* f = path != nullptr ? std::fopen(path, "rb") : nullptr;
-  if (f == nullptr) return false;
-  uint8_t buf[65536];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof(buf), f)) > 0) out->insert(out->end(), buf, buf + n);
-  std::fclose(f);
-  return true;
-}
-
 // The program argument `index` (CPU.pte or DELEGATED.pte), read once; empty if unreadable.
 const std::vector<uint8_t>& program_file(int index) {
   static std::vector<uint8_t> files[2];
   static bool read[2];
   if (!read[index]) {
     read[index] = true;
-    if (!read_file(etarm::testing::arg(index), &files[index])) {
+    if (!etarm::testing::read_file(etarm::testing::arg(index), &files[index])) {
       std::printf("cannot read argument %d (%s): usage: negative_test CPU.pte DELEGATED.pte\n", index,
                   etarm::testing::arg(index) ? etarm::testing::arg(index) : "missing");
     }

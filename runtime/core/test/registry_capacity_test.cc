@@ -15,6 +15,7 @@
 
 namespace {
 
+using namespace etarm;
 using namespace etarm::registry_test;
 
 struct Name {

@@ -12,6 +12,7 @@
 
 namespace {
 
+using namespace etarm;
 using namespace etarm::registry_test;
 
 using etarm::core::kOptimizedKernels;

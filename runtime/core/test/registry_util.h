@@ -4,17 +4,10 @@
 
 #include <executorch/runtime/kernel/operator_registry.h>
 
+#include "runtime/executorch_names.h"
+
 namespace etarm {
 namespace registry_test {
-
-using executorch::aten::ScalarType;
-using executorch::runtime::Error;
-using executorch::runtime::EValue;
-using executorch::runtime::Kernel;
-using executorch::runtime::KernelRuntimeContext;
-using executorch::runtime::OpFunction;
-using executorch::runtime::Span;
-using executorch::runtime::TensorMeta;
 
 inline void kernel_a(KernelRuntimeContext&, Span<EValue*>) {}
 inline void kernel_b(KernelRuntimeContext&, Span<EValue*>) {}

@@ -229,7 +229,8 @@ TEST(EthosUFuzz, SyntheticPayloads) {
 TEST(EthosUFuzz, VelaPayloads) {
   std::vector<std::vector<uint8_t>> seeds;
   for (int i = 0; i < etarm::testing::arg_count(); ++i) {
-    seeds.push_back(read_file(etarm::testing::arg(i)));
+    seeds.emplace_back();
+    ASSERT_TRUE(etarm::testing::read_file(etarm::testing::arg(i), &seeds.back()));
     ASSERT_FALSE(seeds.back().empty());
   }
   ASSERT_FALSE(seeds.empty());

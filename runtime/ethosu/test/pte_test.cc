@@ -29,10 +29,6 @@ namespace ethosu {
 namespace test {
 namespace {
 
-using executorch::runtime::HierarchicalAllocator;
-using executorch::runtime::MemoryManager;
-using executorch::runtime::Method;
-using executorch::runtime::Program;
 using testing::RecordingDriver;
 
 struct IoFact {
@@ -223,7 +219,8 @@ void run(const char* pte_path, const std::vector<uint8_t>& cmd, const std::vecto
 
 // Corrupts the payload inside the .pte (found by its first block name) and loads it.
 void run_corrupted(const char* pte_path) {
-  const std::vector<uint8_t> pte = read_file(pte_path);
+  std::vector<uint8_t> pte;
+  ASSERT_TRUE(etarm::testing::read_file(pte_path, &pte));
   const char kStart[] = "vela_bin_stream";
   size_t at = SIZE_MAX;
   for (size_t i = 0; i + sizeof(kStart) <= pte.size(); ++i) {
@@ -281,7 +278,11 @@ TEST(EthosUPte, RunsOnTheRecordingDriver) {
   ASSERT_NE(backend(), nullptr);
   const Facts facts = read_facts(etarm::testing::arg(3));
   ASSERT_FALSE(facts.inputs.empty() || facts.outputs.empty());
-  run(etarm::testing::arg(0), read_file(etarm::testing::arg(1)), read_file(etarm::testing::arg(2)), facts);
+  std::vector<uint8_t> cmd;
+  std::vector<uint8_t> weights;
+  ASSERT_TRUE(etarm::testing::read_file(etarm::testing::arg(1), &cmd));
+  ASSERT_TRUE(etarm::testing::read_file(etarm::testing::arg(2), &weights));
+  run(etarm::testing::arg(0), cmd, weights, facts);
 }
 
 TEST(EthosUPte, CorruptedPayloadsFailToLoad) {

@@ -17,24 +17,14 @@
 #include <executorch/runtime/platform/runtime.h>
 
 #include "runtime/ethosu/ethosu_backend.h"
+#include "runtime/executorch_names.h"
 #include "runtime/testing/executorch.h"
+#include "runtime/testing/files.h"
 #include "runtime/testing/test.h"
 
 namespace etarm {
 namespace ethosu {
 namespace test {
-
-using executorch::aten::ScalarType;
-using executorch::aten::Tensor;
-using executorch::aten::TensorImpl;
-using executorch::runtime::BackendExecutionContext;
-using executorch::runtime::BackendInitContext;
-using executorch::runtime::BackendInterface;
-using executorch::runtime::DelegateHandle;
-using executorch::runtime::EValue;
-using executorch::runtime::FreeableBuffer;
-using executorch::runtime::MemoryAllocator;
-using executorch::runtime::Span;
 
 // ---- payload builder ------------------------------------------------------------------
 inline void put_u32(std::vector<uint8_t>& v, uint32_t x) {
@@ -300,22 +290,6 @@ inline std::unique_ptr<uint8_t[]> exact_copy(const std::vector<uint8_t>& bytes) 
     std::memcpy(p.get(), bytes.data(), bytes.size());
   }
   return p;
-}
-
-inline std::vector<uint8_t> read_file(const char* path) {
-  std::vector<uint8_t> data;
-  FILE* f = std::fopen(path, "rb");
-  if (f == nullptr) {
-    std::fprintf(stderr, "cannot open %s\n", path);
-    return data;
-  }
-  uint8_t buf[4096];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof(buf), f)) > 0) {
-    data.insert(data.end(), buf, buf + n);
-  }
-  std::fclose(f);
-  return data;
 }
 
 }  // namespace test
