@@ -244,16 +244,10 @@ class Verifier {
           ok = string(target);
           break;
         case kVS1:
-          ok = vector(target, 1, &len);
-          break;
         case kVS2:
-          ok = vector(target, 2, &len);
-          break;
         case kVS4:
-          ok = vector(target, 4, &len);
-          break;
-        case kVS8:
-          ok = vector(target, 8, &len);
+        case kVS8: // in the order of kS1..kS8, as far from kStr as those are from kEnd
+          ok = vector(target, kScalarSize[kind - kStr], &len);
           break;
         case kTab:
           ok = table(target, arg);

@@ -82,10 +82,14 @@ Result<fb::Table> io_value(fb::Table plan, unsigned which, size_t index) {
   return values.table(value_index);
 }
 
-Result<Tag> tag_of(fb::Table value) {
+// The tag of a value, or the error from finding it.
+Result<Tag> tag_of(Result<fb::Table> value) {
+  if (!value.ok()) {
+    return value.error();
+  }
   Tag tag;
   ET_CHECK_OR_RETURN_ERROR(
-      etarm::core::kernel_type_to_tag(value.get<uint8_t>(fb::evalue::val_type), &tag),
+      etarm::core::kernel_type_to_tag(value->get<uint8_t>(fb::evalue::val_type), &tag),
       InvalidProgram,
       "Unknown value type");
   return tag;
@@ -182,11 +186,7 @@ size_t MethodMeta::num_inputs() const {
 }
 
 Result<Tag> MethodMeta::input_tag(size_t index) const {
-  auto value = io_value(plan_of(s_plan_), fb::plan::inputs, index);
-  if (!value.ok()) {
-    return value.error();
-  }
-  return tag_of(*value);
+  return tag_of(io_value(plan_of(s_plan_), fb::plan::inputs, index));
 }
 
 Result<TensorInfo> MethodMeta::input_tensor_meta(size_t index) const {
@@ -198,11 +198,7 @@ size_t MethodMeta::num_outputs() const {
 }
 
 Result<Tag> MethodMeta::output_tag(size_t index) const {
-  auto value = io_value(plan_of(s_plan_), fb::plan::outputs, index);
-  if (!value.ok()) {
-    return value.error();
-  }
-  return tag_of(*value);
+  return tag_of(io_value(plan_of(s_plan_), fb::plan::outputs, index));
 }
 
 Result<TensorInfo> MethodMeta::output_tensor_meta(size_t index) const {

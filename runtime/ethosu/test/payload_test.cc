@@ -488,6 +488,15 @@ TEST(EthosUPayload, ExecuteErrors) {
     std::function<Error()> run;
     Error expected;
   };
+  // Executes with argument `index` of dtype `type` instead of the one the payload expects.
+  auto retyped = [&](size_t index, ScalarType type) {
+    return [&, index, type] {
+      auto t = full_types();
+      t[index] = type;
+      Args a = make_args(spec, t);
+      return instance.execute(a.values);
+    };
+  };
   const std::vector<Case> cases = {
       {"one argument too few",
        [&] {
@@ -503,38 +512,10 @@ TEST(EthosUPayload, ExecuteErrors) {
        },
        Error::InvalidArgument},
       {"no arguments", [&] { return instance.execute({}); }, Error::InvalidArgument},
-      {"float input",
-       [&] {
-         auto t = full_types();
-         t[0] = ScalarType::Float;
-         Args a = make_args(spec, t);
-         return instance.execute(a.values);
-       },
-       Error::InvalidArgument},
-      {"uint8 input for an int8 entry",
-       [&] {
-         auto t = full_types();
-         t[0] = ScalarType::Byte;
-         Args a = make_args(spec, t);
-         return instance.execute(a.values);
-       },
-       Error::InvalidArgument},
-      {"int64 input for an int8 entry",
-       [&] {
-         auto t = full_types();
-         t[0] = ScalarType::Long;
-         Args a = make_args(spec, t);
-         return instance.execute(a.values);
-       },
-       Error::InvalidArgument},
-      {"int16 output for an int8 entry",
-       [&] {
-         auto t = full_types();
-         t[3] = ScalarType::Short;
-         Args a = make_args(spec, t);
-         return instance.execute(a.values);
-       },
-       Error::InvalidArgument},
+      {"float input", retyped(0, ScalarType::Float), Error::InvalidArgument},
+      {"uint8 input for an int8 entry", retyped(0, ScalarType::Byte), Error::InvalidArgument},
+      {"int64 input for an int8 entry", retyped(0, ScalarType::Long), Error::InvalidArgument},
+      {"int16 output for an int8 entry", retyped(3, ScalarType::Short), Error::InvalidArgument},
       {"same bytes, other shape",
        [&] {
          Spec s = spec;
