@@ -12,13 +12,9 @@ import torch
 
 from etarm.compiler import compile_model
 from etarm.testing.cpu_fallback import Fn
+from etarm.testing.matmul_checks import a16w8_operands, assert_a16w8_matmul, seeded_randn
 from etarm.testing.quantized_reference import assert_quantized_close
 from etarm.testing.tosa_reference import assert_close_to_torch
-
-
-def _randn(*shapes, seed):
-    torch.manual_seed(seed)
-    return tuple(torch.randn(shape) for shape in shapes)
 
 
 @pytest.mark.parametrize(
@@ -41,19 +37,17 @@ def test_addmm_with_beta_zero_ignores_nan_in_self():
 @pytest.mark.parametrize("self_shape, beta, alpha", [((5,), 1.0, 1.0), ((3, 5), -0.5, 2.0)], ids=str)
 def test_int8_addmm(self_shape, beta, alpha):
     fn = Fn(lambda s, a, b: (torch.addmm(s, a, b, beta=beta, alpha=alpha), torch.addmm(s, a, b, beta=0.0, alpha=0.5)))
-    run = assert_quantized_close(fn, _randn(self_shape, (3, 4), (4, 5), seed=8))
+    run = assert_quantized_close(fn, seeded_randn(self_shape, (3, 4), (4, 5), seed=8))
     assert run.result.report["partitions"][0]["tosa_ops"].count("MATMUL") == 2
 
 
 def test_a16w8_addmm():
-    a, _b, c, s = _randn((2, 3, 4), (2, 4, 5), (4, 6), (6,), seed=10)
-    fn = Fn(lambda s, a, c: torch.addmm(s, a[0], c, beta=0.5))
-    run = assert_quantized_close(fn, (s, a, c), target="TOSA-1.0+INT+int16", max_lsb=2)
-    assert run.result.report["partitions"][0]["tosa_ops"].count("MATMUL") == 1
+    a, _b, c, s = a16w8_operands()
+    assert_a16w8_matmul(lambda s, a, c: torch.addmm(s, a[0], c, beta=0.5), (s, a, c))
 
 
 def test_negative_alpha_stays_on_cpu():
     fn = Fn(lambda s, a, b: torch.addmm(s, a, b, alpha=-1.0))
-    report = compile_model(fn, _randn((5,), (3, 4), (4, 5), seed=0), "TOSA-1.0+INT", quantize=True).report
+    report = compile_model(fn, seeded_randn((5,), (3, 4), (4, 5), seed=0), "TOSA-1.0+INT", quantize=True).report
     (reason,) = [entry["reason"] for entry in report["cpu_ops"] if entry["op"] == "aten.addmm.default"]
     assert reason == "alpha=-1.0 is not lowered for the INT profile (positive alpha only)"

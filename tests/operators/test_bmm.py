@@ -7,7 +7,8 @@ python/etarm/testing/op_coverage.py, run by tests/operators/test_op_coverage.py.
 import torch
 
 from etarm.testing.cpu_fallback import Fn
-from etarm.testing.quantized_reference import assert_quantized_close
+from etarm.testing.matmul_checks import a16w8_operands, assert_a16w8_matmul, assert_int8_matmul, seeded_randn
+from etarm.testing.partition_report import tosa_ops
 from etarm.testing.tosa_reference import assert_close_to_torch
 
 
@@ -18,13 +19,10 @@ def test_bmm_is_a_single_matmul():
 
 
 def test_int8_bmm():
-    torch.manual_seed(7)
-    run = assert_quantized_close(Fn(torch.bmm), (torch.randn(2, 3, 4), torch.randn(2, 4, 5)))
-    assert run.result.report["partitions"][0]["tosa_ops"] == ["MATMUL", "RESCALE"]
+    run = assert_int8_matmul(torch.bmm, seeded_randn((2, 3, 4), (2, 4, 5), seed=7))
+    assert tosa_ops(run) == ["MATMUL", "RESCALE"]
 
 
 def test_a16w8_bmm():
-    torch.manual_seed(10)
-    inputs = (torch.randn(2, 3, 4), torch.randn(2, 4, 5))
-    run = assert_quantized_close(Fn(torch.bmm), inputs, target="TOSA-1.0+INT+int16", max_lsb=2)
-    assert run.result.report["partitions"][0]["tosa_ops"].count("MATMUL") == 1
+    a, b, _c, _s = a16w8_operands()
+    assert_a16w8_matmul(torch.bmm, (a, b))

@@ -27,6 +27,7 @@ from torchao.quantization.pt2e.quantizer import QuantizationSpec
 from etarm.compiler import compile_model
 from etarm.quantizer import TOSAQuantizer, get_symmetric_a16w8_quantization_config, get_symmetric_quantization_config
 from etarm.testing.cpu_fallback import Fn, cpu_ops
+from etarm.testing.matmul_checks import seeded_randn
 from etarm.testing.partition_report import tosa_ops
 from etarm.testing.quantized_reference import assert_quantized_close
 from etarm.testing.tosa_reference import assert_close_to_torch
@@ -34,11 +35,6 @@ from etarm.testing.tosa_reference import assert_close_to_torch
 TOL = dict(atol=1e-4, rtol=1e-4)
 INT16 = "TOSA-1.0+INT+int16"
 INT16_LSB = 2
-
-
-def _randn(*shapes, seed=0):
-    torch.manual_seed(seed)
-    return tuple(torch.randn(shape) for shape in shapes)
 
 
 def per_tensor_quantizer():
@@ -181,7 +177,7 @@ CONVOLUTIONS = {
 def test_int8_convolution(name):
     make, shape, expected_ops = CONVOLUTIONS[name]
     torch.manual_seed(1)
-    run = assert_quantized_close(make().eval(), _randn(shape))
+    run = assert_quantized_close(make().eval(), seeded_randn(shape))
     ops = tosa_ops(run)
     if expected_ops is not None:
         assert ops == expected_ops
@@ -194,7 +190,7 @@ def test_int8_conv_relu_fused_costs_nothing():
     [0, max] range directly, so its saturation at the lowest step is the relu."""
     torch.manual_seed(2)
     model = torch.nn.Sequential(torch.nn.Conv2d(3, 4, 3), torch.nn.ReLU()).eval()
-    run = assert_quantized_close(model, _randn((1, 3, 6, 6)))
+    run = assert_quantized_close(model, seeded_randn((1, 3, 6, 6)))
     assert tosa_ops(run) == ["TRANSPOSE", "CONV2D", "RESCALE", "TRANSPOSE"]
     assert run.result.report["partitions"][0]["outputs"][0]["zero_point"] == -128
 
@@ -202,14 +198,14 @@ def test_int8_conv_relu_fused_costs_nothing():
 def test_per_tensor_weights():
     torch.manual_seed(4)
     model = torch.nn.Sequential(torch.nn.Conv2d(3, 4, 3, stride=2), torch.nn.Flatten(), torch.nn.Linear(36, 5)).eval()
-    run = assert_quantized_close(model, _randn((2, 3, 7, 7)), quantizer=per_tensor_quantizer())
+    run = assert_quantized_close(model, seeded_randn((2, 3, 7, 7)), quantizer=per_tensor_quantizer())
     assert tosa_ops(run).count("CONV2D") == 2  # the linear layer is a 1x1 CONV2D too
 
 
 def test_runtime_weight_is_rearranged_in_the_graph():
     """A weight that is a model input (per-tensor) is transposed to OHWI by the graph."""
     fn = Fn(lambda x, w: F.conv2d(x, w, stride=2, padding=1, groups=2))
-    run = assert_quantized_close(fn, _randn((1, 4, 7, 7), (6, 2, 3, 3)), quantizer=per_tensor_quantizer())
+    run = assert_quantized_close(fn, seeded_randn((1, 4, 7, 7), (6, 2, 3, 3)), quantizer=per_tensor_quantizer())
     assert tosa_ops(run).count("CONV2D") == 2 and tosa_ops(run).count("TRANSPOSE") == 4
 
 
@@ -226,7 +222,7 @@ A16W8 = {
 def test_a16w8_convolution(name):
     make, shape = A16W8[name]
     torch.manual_seed(9)
-    run = assert_quantized_close(make().eval(), _randn(shape), target=INT16, max_lsb=INT16_LSB)
+    run = assert_quantized_close(make().eval(), seeded_randn(shape), target=INT16, max_lsb=INT16_LSB)
     partition = run.result.report["partitions"][0]
     assert partition["inputs"][0]["dtype"] == "int16" and partition["outputs"][0]["zero_point"] == 0
 
@@ -239,7 +235,7 @@ def _cpu_reason(fn, inputs, target="TOSA-1.0+INT", quantizer=None) -> str:
 
 def test_runtime_bias_stays_on_cpu():
     fn = lambda x, w, b: F.conv2d(x, w, b)  # noqa: E731
-    reason = _cpu_reason(fn, _randn((1, 3, 5, 5), (4, 3, 3, 3), (4,)), quantizer=per_tensor_quantizer())
+    reason = _cpu_reason(fn, seeded_randn((1, 3, 5, 5), (4, 3, 3, 3), (4,)), quantizer=per_tensor_quantizer())
     assert reason == "bias is computed at run time; quantized lowering needs it constant"
 
 
@@ -257,11 +253,11 @@ def test_int16_weight_stays_on_cpu():
     config = dataclasses.replace(get_symmetric_a16w8_quantization_config(), weight=weight)
     quantizer = TOSAQuantizer(INT16).set_global(config)
     conv = torch.nn.Conv2d(3, 4, 3).eval()
-    reason = _cpu_reason(conv, _randn((1, 3, 5, 5)), INT16, quantizer)
+    reason = _cpu_reason(conv, seeded_randn((1, 3, 5, 5)), INT16, quantizer)
     assert reason == "weight is quantized to int16; TOSA takes int8 here"
 
 
 def test_int8_conv_transpose3d_stays_on_cpu():
     conv = torch.nn.ConvTranspose3d(2, 2, 2).eval()
-    reason = _cpu_reason(conv, _randn((1, 2, 3, 3, 3)))
+    reason = _cpu_reason(conv, seeded_randn((1, 2, 3, 3, 3)))
     assert reason == "3-D transposed convolution (transposed=True) has no TOSA operator"

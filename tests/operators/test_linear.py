@@ -12,14 +12,10 @@ import torch
 import torch.nn.functional as F
 
 from etarm.testing.cpu_fallback import Fn
+from etarm.testing.matmul_checks import INT16, seeded_randn
 from etarm.testing.partition_report import tosa_ops
 from etarm.testing.quantized_reference import assert_quantized_close
 from etarm.testing.tosa_reference import assert_close_to_torch
-
-
-def _randn(*shapes, seed):
-    torch.manual_seed(seed)
-    return tuple(torch.randn(shape) for shape in shapes)
 
 
 @pytest.mark.parametrize(
@@ -55,20 +51,20 @@ def test_float16_accumulates_in_float32():
 @pytest.mark.parametrize("input_shape, bias", [((7,), True), ((2, 3, 7), False), ((2, 1, 3, 7), True)], ids=str)
 def test_int8_linear(input_shape, bias):
     torch.manual_seed(5)
-    run = assert_quantized_close(torch.nn.Linear(7, 5, bias=bias).eval(), _randn(input_shape, seed=0))
+    run = assert_quantized_close(torch.nn.Linear(7, 5, bias=bias).eval(), seeded_randn(input_shape, seed=0))
     assert tosa_ops(run) == ["RESHAPE", "CONV2D", "RESCALE", "RESHAPE"]
 
 
 def test_int8_linear_relu_fused():
     torch.manual_seed(6)
     model = torch.nn.Sequential(torch.nn.Linear(6, 9), torch.nn.ReLU(), torch.nn.Linear(9, 4)).eval()
-    run = assert_quantized_close(model, _randn((4, 6), seed=0))
+    run = assert_quantized_close(model, seeded_randn((4, 6), seed=0))
     assert tosa_ops(run).count("RESCALE") == 2 and "CLAMP" not in tosa_ops(run)
 
 
 def test_a16w8_linear():
     torch.manual_seed(9)
     model = torch.nn.Linear(8, 6).eval()
-    run = assert_quantized_close(model, _randn((2, 3, 8), seed=0), target="TOSA-1.0+INT+int16", max_lsb=2)
+    run = assert_quantized_close(model, seeded_randn((2, 3, 8), seed=0), target=INT16, max_lsb=2)
     partition = run.result.report["partitions"][0]
     assert partition["inputs"][0]["dtype"] == "int16" and partition["outputs"][0]["zero_point"] == 0

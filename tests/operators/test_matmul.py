@@ -10,14 +10,10 @@ import torch
 
 from etarm.compiler import compile_model
 from etarm.testing.cpu_fallback import Fn
+from etarm.testing.matmul_checks import a16w8_operands, assert_a16w8_matmul, assert_int8_matmul, seeded_randn
 from etarm.testing.partition_report import tosa_ops
 from etarm.testing.quantized_reference import assert_quantized_close
 from etarm.testing.tosa_reference import assert_close_to_torch
-
-
-def _randn(*shapes, seed):
-    torch.manual_seed(seed)
-    return tuple(torch.randn(shape) for shape in shapes)
 
 
 @pytest.mark.parametrize(
@@ -59,18 +55,16 @@ def test_integer_matmul_stays_on_cpu_with_a_reason():
     ids=["matmul_bcast", "matmul_rank5"],
 )
 def test_int8_matmul(shapes):
-    run = assert_quantized_close(Fn(torch.matmul), _randn(*shapes, seed=7))
-    assert tosa_ops(run).count("MATMUL") == 1 and tosa_ops(run).count("RESCALE") == 1
+    assert_int8_matmul(torch.matmul, seeded_randn(*shapes, seed=7))
 
 
 def test_int8_matmul_shared_right_operand_and_vectors():
     """A right operand without batch dims folds the left batch into rows (no TILE); 1-D operands."""
     fn = Fn(lambda a, b, v: (torch.matmul(a, b), torch.matmul(v, a), torch.matmul(a, v[:4])))
-    run = assert_quantized_close(fn, _randn((2, 3, 5, 4), (4, 5), (5,), seed=11))
+    run = assert_quantized_close(fn, seeded_randn((2, 3, 5, 4), (4, 5), (5,), seed=11))
     assert tosa_ops(run).count("MATMUL") == 3 and tosa_ops(run).count("TILE") == 1  # only v @ a tiles (v)
 
 
 def test_a16w8_matmul():
-    a, _b, c = _randn((2, 3, 4), (2, 4, 5), (4, 6), seed=10)
-    run = assert_quantized_close(Fn(torch.matmul), (a, c), target="TOSA-1.0+INT+int16", max_lsb=2)
-    assert tosa_ops(run).count("MATMUL") == 1
+    a, _b, c, _s = a16w8_operands()
+    assert_a16w8_matmul(torch.matmul, (a, c))

@@ -8,8 +8,8 @@ import pytest
 import torch
 
 from etarm.testing.cpu_fallback import Fn
+from etarm.testing.matmul_checks import assert_int8_matmul, seeded_randn
 from etarm.testing.partition_report import tosa_ops
-from etarm.testing.quantized_reference import assert_quantized_close
 from etarm.testing.tosa_reference import assert_close_to_torch
 
 
@@ -29,6 +29,4 @@ def test_float16_accumulates_in_float32():
 
 
 def test_int8_mm():
-    torch.manual_seed(7)
-    run = assert_quantized_close(Fn(torch.mm), (torch.randn(3, 4), torch.randn(4, 5)))
-    assert tosa_ops(run).count("MATMUL") == 1 and tosa_ops(run).count("RESCALE") == 1
+    assert_int8_matmul(torch.mm, seeded_randn((3, 4), (4, 5), seed=7))
