@@ -25,14 +25,9 @@ def test_int32(target):
     checks.assert_int32_comparisons({"eq": torch.eq, "eq_scalar": lambda x, y: x == 16777217}, target)
 
 
-@pytest.mark.parametrize("target", checks.QUANTIZED_TARGETS)
-def test_quantized_tensors(target):
-    checks.assert_quantized_comparison(torch.eq, target)
-
-
-@pytest.mark.parametrize("target", checks.QUANTIZED_TARGETS)
-def test_quantized_with_a_number(target):
-    checks.assert_compared_with_numbers(torch.eq, target)
+@pytest.mark.parametrize("check, target", checks.QUANTIZED_CHECKS.values(), ids=checks.QUANTIZED_CHECKS)
+def test_quantized(check, target):
+    check(torch.eq, target)
 
 
 def test_mixed_dtypes_are_promoted():

@@ -24,14 +24,9 @@ def test_int32(target):
     checks.assert_int32_comparisons({"gt": torch.gt, "gt_scalar": lambda x, y: x > 16777216}, target)
 
 
-@pytest.mark.parametrize("target", checks.QUANTIZED_TARGETS)
-def test_quantized_tensors(target):
-    checks.assert_quantized_comparison(torch.gt, target)
-
-
-@pytest.mark.parametrize("target", checks.QUANTIZED_TARGETS)
-def test_quantized_with_a_number(target):
-    checks.assert_compared_with_numbers(torch.gt, target)
+@pytest.mark.parametrize("check, target", checks.QUANTIZED_CHECKS.values(), ids=checks.QUANTIZED_CHECKS)
+def test_quantized(check, target):
+    check(torch.gt, target)
 
 
 def test_mixed_dtypes_are_promoted():

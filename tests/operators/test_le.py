@@ -22,11 +22,6 @@ def test_int32(target):
     checks.assert_int32_comparisons({"le": torch.le}, target)
 
 
-@pytest.mark.parametrize("target", checks.QUANTIZED_TARGETS)
-def test_quantized_tensors(target):
-    checks.assert_quantized_comparison(torch.le, target)
-
-
-@pytest.mark.parametrize("target", checks.QUANTIZED_TARGETS)
-def test_quantized_with_a_number(target):
-    checks.assert_compared_with_numbers(torch.le, target)
+@pytest.mark.parametrize("check, target", checks.QUANTIZED_CHECKS.values(), ids=checks.QUANTIZED_CHECKS)
+def test_quantized(check, target):
+    check(torch.le, target)

@@ -130,3 +130,12 @@ def assert_int32_comparisons(fns: dict[str, Callable], target: str):
 def assert_quantized_comparison(compare: Callable, target: str) -> QuantizedRun:
     """``compare`` of two quantized tensors with some exact ties: equal to the quantized model."""
     return assert_quantized_close(Fn(compare), quantized_operands(), target=target, max_lsb=0)
+
+
+# The quantized checks every comparison (eq, ne, gt, ge, lt, le) passes, by id: (check, target),
+# ``check(compare, target)`` of two quantized tensors, or of a quantized tensor and numbers.
+QUANTIZED_CHECKS = {
+    f"{operands}-{target}": (check, target)
+    for operands, check in [("tensors", assert_quantized_comparison), ("with_a_number", assert_compared_with_numbers)]
+    for target in QUANTIZED_TARGETS
+}
