@@ -10,38 +10,24 @@ import pytest
 import torch
 
 from etarm.testing.binary_checks import (
-    ARITHMETIC_SHAPES,
+    arithmetic_checks,
     arithmetic_operands,
-    assert_a16w8_arithmetic,
-    assert_alpha_close,
-    assert_broadcast_close,
     assert_int8_scalar_and_alpha,
-    assert_rank0_close,
+    assert_scalar_operand_close,
 )
 from etarm.testing.cpu_fallback import Fn
 from etarm.testing.quantized_reference import assert_quantized_close
-from etarm.testing.tosa_reference import assert_close_to_torch
+
+ARITHMETIC = arithmetic_checks(torch.add, "ADD", alpha=2.5)
 
 
-@pytest.mark.parametrize("shapes", ARITHMETIC_SHAPES, ids=str)
-def test_broadcast(shapes):
-    assert_broadcast_close(torch.add, shapes)
-
-
-def test_rank0_operands():
-    assert_rank0_close(torch.add)
-
-
-def test_a16w8():
-    assert_a16w8_arithmetic(torch.add, "ADD")
-
-
-def test_alpha():
-    assert_alpha_close(torch.add, 2.5)
+@pytest.mark.parametrize("check", ARITHMETIC.values(), ids=ARITHMETIC)
+def test_arithmetic(check):
+    check()
 
 
 def test_scalar_operand():
-    assert_close_to_torch(Fn(lambda x: x + 3.0), (torch.randn(2, 3, 4),))
+    assert_scalar_operand_close(lambda x: x + 3.0)
 
 
 @pytest.mark.parametrize(

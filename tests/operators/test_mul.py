@@ -9,33 +9,20 @@ python/etarm/testing/op_coverage.py, run by tests/operators/test_op_coverage.py.
 import pytest
 import torch
 
-from etarm.testing.binary_checks import (
-    ARITHMETIC_SHAPES,
-    arithmetic_operands,
-    assert_a16w8_arithmetic,
-    assert_broadcast_close,
-    assert_rank0_close,
-)
+from etarm.testing.binary_checks import arithmetic_checks, arithmetic_operands, assert_scalar_operand_close
 from etarm.testing.cpu_fallback import Fn
 from etarm.testing.quantized_reference import assert_quantized_close
-from etarm.testing.tosa_reference import assert_close_to_torch
+
+ARITHMETIC = arithmetic_checks(torch.mul, "MUL")
 
 
-@pytest.mark.parametrize("shapes", ARITHMETIC_SHAPES, ids=str)
-def test_broadcast(shapes):
-    assert_broadcast_close(torch.mul, shapes)
-
-
-def test_rank0_operands():
-    assert_rank0_close(torch.mul)
-
-
-def test_a16w8():
-    assert_a16w8_arithmetic(torch.mul, "MUL")
+@pytest.mark.parametrize("check", ARITHMETIC.values(), ids=ARITHMETIC)
+def test_arithmetic(check):
+    check()
 
 
 def test_scalar_operand():
-    assert_close_to_torch(Fn(lambda x: x * -2.0), (torch.randn(2, 3, 4),))
+    assert_scalar_operand_close(lambda x: x * -2.0)
 
 
 def test_int8():

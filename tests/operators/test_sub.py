@@ -10,39 +10,25 @@ import pytest
 import torch
 
 from etarm.testing.binary_checks import (
-    ARITHMETIC_SHAPES,
+    arithmetic_checks,
     arithmetic_operands,
-    assert_a16w8_arithmetic,
-    assert_alpha_close,
-    assert_broadcast_close,
     assert_int8_scalar_and_alpha,
-    assert_rank0_close,
+    assert_scalar_operand_close,
 )
 from etarm.testing.cpu_fallback import Fn
 from etarm.testing.quantized_reference import assert_quantized_close
-from etarm.testing.tosa_reference import assert_close_to_torch
+
+ARITHMETIC = arithmetic_checks(torch.sub, "SUB", alpha=-0.5)
 
 
-@pytest.mark.parametrize("shapes", ARITHMETIC_SHAPES, ids=str)
-def test_broadcast(shapes):
-    assert_broadcast_close(torch.sub, shapes)
-
-
-def test_rank0_operands():
-    assert_rank0_close(torch.sub)
-
-
-def test_a16w8():
-    assert_a16w8_arithmetic(torch.sub, "SUB")
-
-
-def test_alpha():
-    assert_alpha_close(torch.sub, -0.5)
+@pytest.mark.parametrize("check", ARITHMETIC.values(), ids=ARITHMETIC)
+def test_arithmetic(check):
+    check()
 
 
 @pytest.mark.parametrize("fn", [lambda x: x - 1.5, lambda x: 2.0 - x], ids=["sub", "rsub"])
 def test_scalar_operand(fn):
-    assert_close_to_torch(Fn(fn), (torch.randn(2, 3, 4),))
+    assert_scalar_operand_close(fn)
 
 
 @pytest.mark.parametrize(

@@ -19,6 +19,7 @@ two-tensor lookups. The tolerances the test files point to:
 
 from __future__ import annotations
 
+import functools
 from typing import Callable
 
 import torch
@@ -156,6 +157,11 @@ def assert_rank0_close(fn: Callable) -> None:
     assert_close_to_torch(Fn(lambda x, y: fn(fn(x, y), 2.0)), (torch.tensor(1.5), torch.tensor(-0.25)))
 
 
+def assert_scalar_operand_close(fn: Callable) -> None:
+    """``fn`` of a seeded tensor and Python numbers (constant operands) on FP, against torch."""
+    assert_close_to_torch(Fn(fn), (torch.randn(2, 3, 4),))
+
+
 def assert_alpha_close(fn: Callable, alpha: float) -> None:
     """``fn(x, y, alpha=alpha)`` (add or sub) on FP, against torch."""
     assert_close_to_torch(Fn(lambda x, y: fn(x, y, alpha=alpha)), (torch.randn(3, 4), torch.randn(3, 4)))
@@ -176,6 +182,20 @@ def assert_a16w8_arithmetic(fn: Callable, tosa_op: str) -> None:
     assert partition["tosa_ops"].count(tosa_op) == 1
     for entry in partition["inputs"] + partition["outputs"]:
         assert entry["dtype"] == "int16" and entry["zero_point"] == 0
+
+
+def arithmetic_checks(fn: Callable, tosa_op: str, alpha: float | None = None) -> dict[str, Callable[[], None]]:
+    """The checks add, sub and mul share, by id, each ready to call: ``fn`` on FP of every pair of
+    ``ARITHMETIC_SHAPES``, of 0-d tensors and a number, and with ``alpha`` (add, sub) unless None;
+    and int16 activations, one ``tosa_op`` (``assert_a16w8_arithmetic``)."""
+    checks = {
+        f"broadcast {shapes}": functools.partial(assert_broadcast_close, fn, shapes) for shapes in ARITHMETIC_SHAPES
+    }
+    checks["rank0_operands"] = functools.partial(assert_rank0_close, fn)
+    checks["a16w8"] = functools.partial(assert_a16w8_arithmetic, fn, tosa_op)
+    if alpha is not None:
+        checks[f"alpha {alpha}"] = functools.partial(assert_alpha_close, fn, alpha)
+    return checks
 
 
 def assert_extremum_of_independent_operands(fn: Callable, op: str) -> None:
