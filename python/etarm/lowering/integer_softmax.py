@@ -1,4 +1,5 @@
-"""Softmax and log-softmax on integers (TOSA INT), shared by softmax, log_softmax and attention.
+"""Softmax and log-softmax on integers (TOSA INT), shared by softmax, log_softmax and attention;
+``SoftmaxFamilyVisitor``, the visitor _softmax and _log_softmax share (float and INT).
 
 Design: the op is lowered WHOLE in int32 rather than split at quantization time into
 amax/sub/exp/sum/reciprocal/mul ops that each round their result to 8 (or 16) bits.
@@ -50,8 +51,9 @@ import torch
 import tosa_serializer as ts
 
 from etarm.lowering import fixed_point as fx
-from etarm.lowering.quantized import input_qparams, output_qparams, rescale
-from etarm.lowering.reduction import at_least_1d, reduce, reduced_axes
+from etarm.lowering import tensor_math as tm
+from etarm.lowering.quantized import FloatAndQuantizedVisitor, input_qparams, output_qparams, rescale
+from etarm.lowering.reduction import at_least_1d, dims_reason, reduce, reduced_axes, softmax
 from etarm.tosa_ir.graph import TosaGraph, TosaTensor
 from etarm.tosa_ir.mapping import tosa_dtype
 from etarm.tosa_ir.quant_params import QuantParams
@@ -269,3 +271,27 @@ def lower_quantized_softmax(graph: TosaGraph, node, log: bool) -> TosaTensor:
     else:
         value, step = probabilities(graph, exps), 2.0**-30
     return write_output(graph, value, step, target, graph.out(node))
+
+
+class SoftmaxFamilyVisitor(FloatAndQuantizedVisitor):
+    """aten._softmax / aten._log_softmax (self, dim, half_to_float; ``log`` picks which);
+    quantized (INT), lowered whole in int32 (``lower_quantized_softmax``)."""
+
+    log: bool
+
+    def float_reason(self, node, spec):
+        value = node.args[0].meta["val"]
+        if node.args[2]:
+            return "half_to_float=True (a float16 input with a float32 result) is not supported"
+        return tm.float_tensor_reason(value) or dims_reason(node.args[1], value.dim())
+
+    def quantized_reason(self, node, spec):
+        return quantized_softmax_reason(node)
+
+    def define_float(self, node, graph):
+        source = graph.value(node.args[0])
+        axis = reduced_axes(node.args[1], source.rank)[0]
+        tm.bind_result(graph, node, softmax(graph, at_least_1d(graph, tm.widen(graph, source)), axis, self.log))
+
+    def define_quantized(self, node, graph):
+        lower_quantized_softmax(graph, node, log=self.log)

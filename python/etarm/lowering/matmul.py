@@ -3,6 +3,7 @@
 ``batched_matmul`` implements torch.matmul's broadcasting of leading (batch) dims on top
 of the rank-3 MATMUL: a right operand without batch dims is shared, so the left batch
 folds into the rows (one MATMUL, no copies); otherwise size-1 batch dims are TILEd.
+``MatrixProductVisitor`` is the visitor mm, bmm and matmul share.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import torch
 import tosa_serializer as ts
 
 from etarm.lowering import tensor_math as tm
+from etarm.lowering.quantized import FloatAndQuantizedVisitor
 from etarm.lowering.quantized_products import (
     accumulation,
     accumulator_dtype,
@@ -107,3 +109,30 @@ def quantized_operands_reason(node: torch.fx.Node, operands) -> str | None:
         if reason:
             return reason
     return same_dtype_reason(operands)
+
+
+class MatrixProductVisitor(FloatAndQuantizedVisitor):
+    """aten.mm / aten.bmm / aten.matmul: ``batched_matmul`` of arguments 0 and 1; quantized (INT),
+    ``quantized_matmul``. Subclasses give the ranks each operand may have."""
+
+    operand_names = ("self", "mat2")
+    ranks: tuple[int, ...]
+
+    def _named_operands(self, node):
+        return list(zip(self.operand_names, node.args[:2]))
+
+    def float_reason(self, node, spec):
+        return operands_reason(node, self._named_operands(node), ranks=self.ranks)
+
+    def quantized_reason(self, node, spec):
+        return quantized_operands_reason(node, self._named_operands(node))
+
+    def matrices(self, graph: TosaGraph, node: torch.fx.Node) -> tuple[TosaTensor, TosaTensor]:
+        """Arguments 0 and 1 as ``batched_matmul`` multiplies them."""
+        return graph.value(node.args[0]), graph.value(node.args[1])
+
+    def define_float(self, node, graph):
+        tm.bind_result(graph, node, batched_matmul(graph, *self.matrices(graph, node)))
+
+    def define_quantized(self, node, graph):
+        quantized_matmul(graph, node, *self.matrices(graph, node))

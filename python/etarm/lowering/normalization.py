@@ -15,8 +15,16 @@ import tosa_serializer as ts
 from etarm.errors import EtarmError
 from etarm.lowering import fixed_point as fx
 from etarm.lowering import tensor_math as tm
-from etarm.lowering.quantized import input_qparams, output_qparams, rescale
-from etarm.lowering.reduction import at_least_1d, mean, reduce, reduced_axes, variance
+from etarm.lowering.quantized import FloatAndQuantizedVisitor, input_qparams, output_qparams, rescale
+from etarm.lowering.reduction import (
+    at_least_1d,
+    correction_reason,
+    mean,
+    reduce,
+    reduced_axes,
+    reduction_reason,
+    variance,
+)
 from etarm.tosa_ir.graph import TosaGraph, TosaTensor
 from etarm.tosa_ir.mapping import tosa_dtype
 from etarm.tosa_ir.quant_params import is_dequantize, qparams_of
@@ -43,12 +51,25 @@ def channel_vector(graph: TosaGraph, node_or_none, shape: Sequence[int], dtype) 
     return tm.cast(graph, graph.reshape(tensor, shape), dtype)
 
 
-def affine(graph: TosaGraph, tensor: TosaTensor, weight: TosaTensor | None, bias: TosaTensor | None) -> TosaTensor:
+def affine(graph: TosaGraph, tensor: TosaTensor, weight, bias, shape: Sequence[int]) -> TosaTensor:
+    """``tensor * weight + bias``, the optional weight and bias (fx nodes) as ``channel_vector``s."""
+    weight, bias = (channel_vector(graph, arg, shape, tensor.dtype) for arg in (weight, bias))
     if weight is not None:
         tensor = tm.mul(graph, tensor, weight)
     if bias is not None:
         tensor = tm.add(graph, tensor, bias)
     return tensor
+
+
+def bind_standardized(
+    graph: TosaGraph, node: torch.fx.Node, normalized: TosaTensor, centre: TosaTensor, rstd: TosaTensor
+) -> None:
+    """Binds result 0 (the output) and, where used, results 1 (the mean) and 2 (the rstd)."""
+    tm.bind_result(graph, node, normalized, index=0)
+    used = tm.used_items(node)
+    for index, stat in ((1, centre), (2, rstd)):
+        if index in used:
+            tm.bind_result(graph, node, stat, index=index)
 
 
 def trailing_flattened(shape: Sequence[int], count: int) -> tuple[int, ...]:
@@ -365,16 +386,73 @@ def lower_quantized_variance(graph: TosaGraph, node: torch.fx.Node, axes: Sequen
     )
 
 
-def quantized_variance_reason(node: torch.fx.Node) -> str | None:
-    """INT check of var/std (.correction): the rows' int32 deviations must fit."""
-    value = node.args[0].meta["val"]
-    axes = reduced_axes(tm.argument(node, 1, "dim"), value.dim())
-    count = math.prod(value.shape[a] for a in axes) if value.dim() else 1
-    return normalization_row_reason(count, input_spread(node, centred=True))
+class NormVisitor(FloatAndQuantizedVisitor):
+    """Layer, group and RMS norm: a float input normalized over groups of values, then times the
+    optional weight and plus the optional bias (the arguments at ``affine_indices``).
+
+    Quantized (INT): lowered whole in int32, exact integer statistics and a fixed-point
+    rsqrt (``lower_quantized_norm``); only the normalized output (result 0) is computed.
+    """
+
+    centred = True  # subtracts the mean (RMS norm does not)
+    affine_indices: tuple[int, int | None]  # of the weight and the bias (None: the op has none)
+
+    def float_reason(self, node, spec):
+        operands = [
+            (name, tm.argument(node, index, name))
+            for name, index in zip(("weight", "bias"), self.affine_indices)
+            if index is not None
+        ]
+        return tm.float_tensor_reason(node.args[0].meta["val"]) or optional_operand_reason(node, operands)
+
+    def quantized_reason(self, node, spec):
+        return quantized_norm_reason(node, self.normalized_count(node), centred=self.centred)
+
+    def normalized_count(self, node: torch.fx.Node) -> int:
+        """How many values each statistic is taken over."""
+        raise NotImplementedError
+
+    def quantized_affine(self, graph: TosaGraph, node: torch.fx.Node) -> tuple:
+        """The real values of the constant weight and bias (None where absent)."""
+        indices = self.affine_indices
+        return tuple(None if index is None else quantized_parameter(graph, node, index) for index in indices)
 
 
-def lower_quantized_variance_node(graph: TosaGraph, node: torch.fx.Node, root: bool) -> TosaTensor:
-    """A quantized var/std (.correction) node: its ``dim`` and ``correction`` read here."""
-    axes = reduced_axes(tm.argument(node, 1, "dim"), max(graph.value(node.args[0]).rank, 1))
+def _correction(node: torch.fx.Node) -> float:
+    """var/std's ``correction`` (1, Bessel's, when not given)."""
     correction = node.kwargs.get("correction")
-    return lower_quantized_variance(graph, node, axes, 1 if correction is None else correction, root)
+    return 1 if correction is None else correction
+
+
+class VarianceVisitor(FloatAndQuantizedVisitor):
+    """aten.var / aten.std (``root`` picks which), .correction overloads, over the axes of ``dim``;
+    quantized (INT), exact integer deviations (``lower_quantized_variance``)."""
+
+    root: bool
+
+    def float_reason(self, node, spec):
+        value = node.args[0].meta["val"]
+        dims = tm.argument(node, 1, "dim")
+        reason = reduction_reason(node, dims)
+        if reason is None:
+            reason = correction_reason(_correction(node), tuple(value.shape) or (1,), reduced_axes(dims, value.dim()))
+        return reason
+
+    def quantized_reason(self, node, spec):
+        """The rows' int32 deviations must fit."""
+        value = node.args[0].meta["val"]
+        axes = reduced_axes(tm.argument(node, 1, "dim"), value.dim())
+        count = math.prod(value.shape[a] for a in axes) if value.dim() else 1
+        return normalization_row_reason(count, input_spread(node, centred=True))
+
+    def define_float(self, node, graph):
+        source = graph.value(node.args[0])
+        axes = reduced_axes(tm.argument(node, 1, "dim"), source.rank)
+        _, _, result = variance(graph, tm.widen(graph, source), axes, _correction(node))
+        if self.root:
+            result = tm.sqrt(graph, result)
+        tm.bind_result(graph, node, result)
+
+    def define_quantized(self, node, graph):
+        axes = reduced_axes(tm.argument(node, 1, "dim"), max(graph.value(node.args[0]).rank, 1))
+        lower_quantized_variance(graph, node, axes, _correction(node), self.root)

@@ -13,6 +13,7 @@ extends to INT by branching on ``is_quantized(node)`` and composing these helper
 - ``requantize``: an integer tensor re-expressed with other parameters.
 - ``add_or_sub`` / ``multiply``: whole quantized ADD/SUB/MUL lowerings.
 - ``TableLowering``: mixin giving a unary float visitor a TABLE lowering for INT.
+- ``FloatAndQuantizedVisitor``: base of a visitor whose INT lowering is its own, whole.
 
 Extending a visitor: add "INT" to ``profiles``, set ``handles_qparams = True``, let
 ``check`` accept INT-only specs (``is_int_spec``: the partitioner already checked the
@@ -40,6 +41,7 @@ import tosa_serializer as ts
 from etarm.errors import EtarmError
 from etarm.lowering.elementwise import output_rank
 from etarm.lowering.quantized_support import uses_quantized_region
+from etarm.lowering.registry import NodeVisitor
 from etarm.tosa_ir.graph import TosaGraph, TosaTensor
 from etarm.tosa_ir.mapping import tosa_dtype
 from etarm.tosa_ir.quant_params import QuantParams, input_qparams, is_quantized, output_qparams  # noqa: F401
@@ -447,3 +449,40 @@ class TableLowering(QuantizedLowering):
 
     def define_quantized(self, node, graph):
         table(graph, node, self.table_function)
+
+
+class FloatAndQuantizedVisitor(NodeVisitor):
+    """A visitor with a float lowering and a separate, whole INT lowering of quantized nodes.
+
+    ``float_reason`` applies under every spec (a quantized node must first be a float op the
+    visitor takes); an INT spec adds ``quantized_reason``, the INT lowering's own limits.
+    Quantized nodes are lowered by ``define_quantized``, the others by ``define_float``.
+    """
+
+    profiles = frozenset({"FP", "INT"})
+    handles_qparams = True
+
+    def check(self, node, spec):
+        reason = self.float_reason(node, spec)
+        if reason is None and is_int_spec(spec):
+            reason = self.quantized_reason(node, spec)
+        return reason
+
+    def define(self, node, graph):
+        if is_quantized(node):
+            self.define_quantized(node, graph)
+        else:
+            self.define_float(node, graph)
+
+    def float_reason(self, node: torch.fx.Node, spec) -> str | None:
+        raise NotImplementedError
+
+    def quantized_reason(self, node: torch.fx.Node, spec) -> str | None:
+        """None: by default the INT lowering takes every node the float checks pass."""
+        return None
+
+    def define_float(self, node: torch.fx.Node, graph: TosaGraph) -> None:
+        raise NotImplementedError
+
+    def define_quantized(self, node: torch.fx.Node, graph: TosaGraph) -> None:
+        raise NotImplementedError

@@ -5,8 +5,8 @@ reduced axes with a RESHAPE (free on hardware), so reducing axes (1, 2) of a ran
 tensor is one REDUCE. Results keep the reduced axes unless the caller passes the final
 (e.g. keepdim=False) shape, which the closing RESHAPE then produces directly.
 
-The base visitors at the end serve the max/min twins (max and min, argmax and argmin,
-amax and amin): each op file only says which one it is.
+The base visitors at the end serve the twins (max and min, argmax and argmin, amax and
+amin, sum and mean): each op file only says which one it is.
 
 Quantized (INT profile): max/min-style reductions move integers unchanged (input and
 output share parameters) and argmax/argmin read them directly; sum and mean add
@@ -23,7 +23,7 @@ import tosa_serializer as ts
 
 from etarm.lowering import integer_sums, spatial
 from etarm.lowering import tensor_math as tm
-from etarm.lowering.quantized import input_qparams, write_int32_result
+from etarm.lowering.quantized import FloatAndQuantizedVisitor, input_qparams, write_int32_result
 from etarm.lowering.registry import NodeVisitor
 from etarm.lowering.tensor_math import argument, float_tensor_reason
 from etarm.op_names import op_name
@@ -243,43 +243,6 @@ def lower_extreme_with_index(graph: TosaGraph, node: torch.fx.Node, largest: boo
         tm.bind_result(graph, node, arg_extreme(graph, tensor, axis, largest), index=1)
 
 
-def variance_reason(node: torch.fx.Node) -> str | None:
-    """Check shared by var/std (.correction overloads)."""
-    value = node.args[0].meta["val"]
-    dims = argument(node, 1, "dim")
-    reason = reduction_reason(node, dims)
-    if reason is None:
-        correction = node.kwargs.get("correction")
-        correction = 1 if correction is None else correction
-        reason = correction_reason(correction, tuple(value.shape) or (1,), reduced_axes(dims, value.dim()))
-    return reason
-
-
-def lower_variance(graph: TosaGraph, node: torch.fx.Node, root: bool) -> TosaTensor:
-    """var (or std when ``root``) of args[0] over ``dim``; binds the result."""
-    source = graph.value(node.args[0])
-    correction = node.kwargs.get("correction")
-    axes = reduced_axes(argument(node, 1, "dim"), source.rank)
-    _, _, result = variance(graph, tm.widen(graph, source), axes, 1 if correction is None else correction)
-    if root:
-        result = tm.sqrt(graph, result)
-    return tm.bind_result(graph, node, result)
-
-
-def softmax_reason(node: torch.fx.Node) -> str | None:
-    """Check shared by _softmax/_log_softmax (self, dim, half_to_float)."""
-    value = node.args[0].meta["val"]
-    if node.args[2]:
-        return "half_to_float=True (a float16 input with a float32 result) is not supported"
-    return tm.float_tensor_reason(value) or dims_reason(node.args[1], value.dim())
-
-
-def lower_softmax(graph: TosaGraph, node: torch.fx.Node, log: bool) -> TosaTensor:
-    source = graph.value(node.args[0])
-    axis = reduced_axes(node.args[1], source.rank)[0]
-    return tm.bind_result(graph, node, softmax(graph, at_least_1d(graph, tm.widen(graph, source)), axis, log))
-
-
 class ExtremeVisitor(NodeVisitor):
     """aten.max / aten.min (``largest`` picks which): ``.dim`` gives values and indices,
     ``.default`` reduces all axes. Quantized values pass through unchanged."""
@@ -328,3 +291,22 @@ class AxesReductionVisitor(NodeVisitor):
 
     def define(self, node, graph):
         lower_reduction(graph, node, self.reduce_op, argument(node, 1, "dim"))
+
+
+class SumReductionVisitor(FloatAndQuantizedVisitor):
+    """aten.sum / aten.mean (``average`` picks which) over the axes of ``dim``; quantized (INT),
+    REDUCE_SUM of the int32 ``q - zero_point`` and one RESCALE (``lower_quantized_sum``)."""
+
+    average: bool
+
+    def float_reason(self, node, spec):
+        return reduction_reason(node, argument(node, 1, "dim"))
+
+    def quantized_reason(self, node, spec):
+        return quantized_sum_reason(node, spec, argument(node, 1, "dim"))
+
+    def define_float(self, node, graph):
+        lower_reduction(graph, node, None if self.average else ts.Op.REDUCE_SUM, argument(node, 1, "dim"))
+
+    def define_quantized(self, node, graph):
+        lower_quantized_sum(graph, node, argument(node, 1, "dim"), average=self.average)

@@ -17,8 +17,8 @@ import tosa_serializer as ts
 from etarm.lowering import quantized_products as qp
 from etarm.lowering import tensor_math as tm
 from etarm.lowering.matmul import batched_matmul, operands_reason, quantized_operands_reason
-from etarm.lowering.quantized import is_int_spec, is_quantized, rescale
-from etarm.lowering.registry import NodeVisitor, register
+from etarm.lowering.quantized import FloatAndQuantizedVisitor, rescale
+from etarm.lowering.registry import register
 from etarm.tosa_ir.quant_params import input_qparams, output_qparams
 
 # Fraction bits (of an output step) an int48 product keeps once rescaled to int32.
@@ -29,30 +29,25 @@ _MAX_TERM_FACTOR = {torch.int8: 2.0**20, torch.int16: 2.0**13}
 
 
 @register
-class AddmmVisitor(NodeVisitor):
+class AddmmVisitor(FloatAndQuantizedVisitor):
     targets = ("aten.addmm.default",)
-    profiles = frozenset({"FP", "INT"})
-    handles_qparams = True
 
-    def check(self, node, spec):
+    def float_reason(self, node, spec):
         for name in ("beta", "alpha"):
             if not isinstance(node.kwargs.get(name, 1), numbers.Real):
                 return f"{name}={node.kwargs[name]!r} is not a real scalar"
         operands = [("self", node.args[0]), ("mat1", node.args[1]), ("mat2", node.args[2])]
-        reason = operands_reason(node, operands[1:], ranks=(2,))
-        reason = reason or operands_reason(node, operands, ranks=(0, 1, 2))
-        if reason or not is_int_spec(spec):
-            return reason
+        return operands_reason(node, operands[1:], ranks=(2,)) or operands_reason(node, operands, ranks=(0, 1, 2))
+
+    def quantized_reason(self, node, spec):
         if not node.kwargs.get("alpha", 1) > 0:
             return f"alpha={node.kwargs['alpha']} is not lowered for the INT profile (positive alpha only)"
-        return quantized_operands_reason(node, operands[1:]) or qp.operand_reason(
+        matrices = [("mat1", node.args[1]), ("mat2", node.args[2])]
+        return quantized_operands_reason(node, matrices) or qp.operand_reason(
             node.args[0], "self", (torch.int8, torch.int16)
         )
 
-    def define(self, node, graph):
-        if is_quantized(node):
-            self._define_quantized(node, graph)
-            return
+    def define_float(self, node, graph):
         beta, alpha = node.kwargs.get("beta", 1), node.kwargs.get("alpha", 1)
         product = batched_matmul(graph, graph.value(node.args[1]), graph.value(node.args[2]))
         result = tm.scale(graph, product, alpha)
@@ -60,8 +55,7 @@ class AddmmVisitor(NodeVisitor):
             result = tm.add(graph, result, tm.scale(graph, graph.value(node.args[0]), beta))
         tm.bind_result(graph, node, result)
 
-    @staticmethod
-    def _define_quantized(node, graph):
+    def define_quantized(self, node, graph):
         beta, alpha = node.kwargs.get("beta", 1), node.kwargs.get("alpha", 1)
         mat1, mat2 = graph.value(node.args[1]), graph.value(node.args[2])
         acc = qp.accumulation(node, 1, 2)

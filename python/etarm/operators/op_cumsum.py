@@ -14,9 +14,9 @@ import tosa_serializer as ts
 
 from etarm.lowering import integer_sums
 from etarm.lowering import tensor_math as tm
-from etarm.lowering.quantized import input_qparams, is_int_spec, is_quantized, write_int32_result
-from etarm.lowering.reduction import at_least_1d, dims_reason, dtype_kwarg_reason, reduced_axes
-from etarm.lowering.registry import NodeVisitor, register
+from etarm.lowering.quantized import FloatAndQuantizedVisitor, input_qparams, write_int32_result
+from etarm.lowering.reduction import at_least_1d, reduced_axes, reduction_reason
+from etarm.lowering.registry import register
 
 
 def _shifted(graph, tensor, shift):
@@ -43,26 +43,30 @@ def _prefix_sums(graph, source, axis):
     return scan
 
 
+def _scanned_input(graph, node):
+    """The input (at least 1-D) and the axis its sums run along."""
+    source = at_least_1d(graph, graph.value(node.args[0]))
+    return source, reduced_axes(node.args[1], source.rank)[0]
+
+
 @register
-class CumsumVisitor(NodeVisitor):
+class CumsumVisitor(FloatAndQuantizedVisitor):
     targets = ("aten.cumsum.default",)
-    profiles = frozenset({"FP", "INT"})
-    handles_qparams = True
 
-    def check(self, node, spec):
+    def float_reason(self, node, spec):
+        return reduction_reason(node, node.args[1])
+
+    def quantized_reason(self, node, spec):
         value = node.args[0].meta["val"]
-        reason = tm.float_tensor_reason(value) or dims_reason(node.args[1], value.dim()) or dtype_kwarg_reason(node)
-        if reason is None and is_int_spec(spec):
-            length = value.shape[reduced_axes(node.args[1], value.dim())[0]] if value.dim() else 1
-            reason = integer_sums.int16_zero_point_reason(node) or integer_sums.sum_reason(node, spec, length, "cumsum")
-        return reason
+        length = value.shape[reduced_axes(node.args[1], value.dim())[0]] if value.dim() else 1
+        return integer_sums.int16_zero_point_reason(node) or integer_sums.sum_reason(node, spec, length, "cumsum")
 
-    def define(self, node, graph):
-        source = at_least_1d(graph, graph.value(node.args[0]))
-        axis = reduced_axes(node.args[1], source.rank)[0]
-        if is_quantized(node):
-            qparams = input_qparams(node, 0)
-            centred = integer_sums.centred_int32(graph, source, int(qparams.zero_point))
-            write_int32_result(graph, node, _prefix_sums(graph, centred, axis), float(qparams.scale))
-            return
+    def define_float(self, node, graph):
+        source, axis = _scanned_input(graph, node)
         tm.bind_result(graph, node, _prefix_sums(graph, tm.widen(graph, source), axis))
+
+    def define_quantized(self, node, graph):
+        source, axis = _scanned_input(graph, node)
+        qparams = input_qparams(node, 0)
+        centred = integer_sums.centred_int32(graph, source, int(qparams.zero_point))
+        write_int32_result(graph, node, _prefix_sums(graph, centred, axis), float(qparams.scale))

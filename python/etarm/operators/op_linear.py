@@ -17,28 +17,16 @@ import tosa_serializer as ts
 from etarm.lowering import quantized_products as qp
 from etarm.lowering import tensor_math as tm
 from etarm.lowering.matmul import batched_matmul, operands_reason
-from etarm.lowering.quantized import is_int_spec, is_quantized
-from etarm.lowering.registry import NodeVisitor, register
-
-
-def _quantized_reason(node) -> str | None:
-    bias = tm.argument(node, 2, "bias")
-    return (
-        qp.operand_reason(node.args[0], "input", (torch.int8, torch.int16))
-        or qp.operand_reason(node.args[1], "weight", (torch.int8,), symmetric=True, channel_axis=0)
-        or (bias is not None and qp.operand_reason(bias, "bias", (torch.int32,), constant=True, channel_axis=0))
-        or None
-    )
+from etarm.lowering.quantized import FloatAndQuantizedVisitor
+from etarm.lowering.registry import register
 
 
 @register
-class LinearVisitor(NodeVisitor):
+class LinearVisitor(FloatAndQuantizedVisitor):
     targets = ("aten.linear.default",)
-    profiles = frozenset({"FP", "INT"})
-    handles_qparams = True
     preserved_ops = (torch.ops.aten.linear.default,)
 
-    def check(self, node, spec):
+    def float_reason(self, node, spec):
         bias = tm.argument(node, 2, "bias")
         operands = [("input", node.args[0]), ("weight", node.args[1])] + ([("bias", bias)] if bias is not None else [])
         reason = (
@@ -46,14 +34,18 @@ class LinearVisitor(NodeVisitor):
             or (bias is not None and operands_reason(node, operands[2:], ranks=(1,)))
             or operands_reason(node, operands)
         )
-        if not reason and is_int_spec(spec):
-            return _quantized_reason(node)
         return reason or None
 
-    def define(self, node, graph):
-        if is_quantized(node):
-            self._define_quantized(node, graph)
-            return
+    def quantized_reason(self, node, spec):
+        bias = tm.argument(node, 2, "bias")
+        return (
+            qp.operand_reason(node.args[0], "input", (torch.int8, torch.int16))
+            or qp.operand_reason(node.args[1], "weight", (torch.int8,), symmetric=True, channel_axis=0)
+            or (bias is not None and qp.operand_reason(bias, "bias", (torch.int32,), constant=True, channel_axis=0))
+            or None
+        )
+
+    def define_float(self, node, graph):
         x = graph.value(node.args[0])
         weight_t = tm.swap_last_two(graph, graph.value(node.args[1]))  # [K, O]
         rows = graph.to_rank(x, 2) if x.rank == 1 else x
@@ -63,8 +55,7 @@ class LinearVisitor(NodeVisitor):
             result = tm.add(graph, result, graph.value(bias))
         tm.bind_result(graph, node, result)
 
-    @staticmethod
-    def _define_quantized(node, graph):
+    def define_quantized(self, node, graph):
         x, weight = graph.value(node.args[0]), graph.value(node.args[1])
         out_features, inner = weight.shape
         rows = math.prod(x.shape[:-1])

@@ -13,8 +13,8 @@ import tosa_serializer as ts
 from etarm.lowering import fixed_point as fx
 from etarm.lowering import tensor_math as tm
 from etarm.lowering.normalization import optional_operand_reason, quantized_parameter, spread_bound, write_affine
-from etarm.lowering.quantized import input_qparams, is_quantized, output_qparams
-from etarm.lowering.registry import NodeVisitor, register
+from etarm.lowering.quantized import FloatAndQuantizedVisitor, input_qparams, output_qparams
+from etarm.lowering.registry import register
 from etarm.tosa_ir.mapping import tosa_dtype
 
 
@@ -46,12 +46,10 @@ def _runtime_terms(graph, weight, bias, mean, var, eps, shape, dtype):
 
 
 @register
-class BatchNormNoTrainingVisitor(NodeVisitor):
+class BatchNormNoTrainingVisitor(FloatAndQuantizedVisitor):
     targets = ("aten._native_batch_norm_legit_no_training.default",)
-    profiles = frozenset({"FP", "INT"})
-    handles_qparams = True
 
-    def check(self, node, spec):
+    def float_reason(self, node, spec):
         value = node.args[0].meta["val"]
         if value.dim() < 2:
             return f"input rank {value.dim()} has no channel dimension"
@@ -60,10 +58,7 @@ class BatchNormNoTrainingVisitor(NodeVisitor):
         operands = zip(("weight", "bias", "running_mean", "running_var"), node.args[1:5])
         return tm.float_tensor_reason(value) or optional_operand_reason(node, operands)
 
-    def define(self, node, graph):
-        if is_quantized(node):
-            self.define_quantized(node, graph)
-            return
+    def define_float(self, node, graph):
         source, weight, bias, mean, var, _momentum, eps = node.args
         x = tm.widen(graph, graph.value(source))  # float16 computes in float32, as in torch
         channels = x.shape[1]
@@ -75,8 +70,7 @@ class BatchNormNoTrainingVisitor(NodeVisitor):
             scale, shift = _runtime_terms(graph, weight, bias, mean, var, eps, shape, x.dtype)
         tm.bind_result(graph, node, tm.add(graph, tm.mul(graph, x, scale), shift), index=0)
 
-    @staticmethod
-    def define_quantized(node, graph):
+    def define_quantized(self, node, graph):
         """y = x * scale + shift per channel, with x = (q - zero point) * input scale."""
         source = input_qparams(node, 0)
         eps = node.args[6]

@@ -10,18 +10,8 @@ import math
 import torch
 
 from etarm.lowering import tensor_math as tm
-from etarm.lowering.normalization import (
-    affine,
-    channel_vector,
-    lower_quantized_norm,
-    optional_operand_reason,
-    quantized_norm_reason,
-    quantized_parameter,
-    rms_scale,
-    trailing_flattened,
-)
-from etarm.lowering.quantized import is_int_spec, is_quantized
-from etarm.lowering.registry import NodeVisitor, register
+from etarm.lowering.normalization import NormVisitor, affine, lower_quantized_norm, rms_scale, trailing_flattened
+from etarm.lowering.registry import register
 
 
 def _eps(node):
@@ -34,23 +24,16 @@ def _eps(node):
 
 
 @register
-class RmsNormVisitor(NodeVisitor):
+class RmsNormVisitor(NormVisitor):
     targets = ("aten.rms_norm.default",)
-    profiles = frozenset({"FP", "INT"})
     preserved_ops = (torch.ops.aten.rms_norm.default,)
-    handles_qparams = True
+    centred = False
+    affine_indices = (2, None)
 
-    def check(self, node, spec):
-        value = node.args[0].meta["val"]
-        reason = tm.float_tensor_reason(value) or optional_operand_reason(node, [("weight", tm.argument(node, 2, "weight"))])
-        if reason is None and is_int_spec(spec):
-            reason = quantized_norm_reason(node, math.prod(node.args[1]), centred=False)
-        return reason
+    def normalized_count(self, node):
+        return math.prod(node.args[1])
 
-    def define(self, node, graph):
-        if is_quantized(node):
-            self.define_quantized(node, graph)
-            return
+    def define_float(self, node, graph):
         source, normalized_shape = node.args[:2]
         weight = tm.argument(node, 2, "weight")
         eps = _eps(node)
@@ -59,11 +42,9 @@ class RmsNormVisitor(NodeVisitor):
         work = tm.widen(graph, graph.reshape(x, flat))
         # Like torch: normalize in float32, return to the input dtype, then apply the weight.
         result = tm.narrow(graph, rms_scale(graph, work, [len(flat) - 1], eps), x.dtype)
-        result = affine(graph, result, channel_vector(graph, weight, flat[-1:], x.dtype), None)
-        tm.bind_result(graph, node, result)
+        tm.bind_result(graph, node, affine(graph, result, weight, None, flat[-1:]))
 
-    @staticmethod
-    def define_quantized(node, graph):
+    def define_quantized(self, node, graph):
         flat = trailing_flattened(graph.value(node.args[0]).shape, len(node.args[1]))
-        weight = quantized_parameter(graph, node, 2) if tm.argument(node, 2, "weight") is not None else None
-        lower_quantized_norm(graph, node, flat, _eps(node), False, weight, None, flat, flat[-1:])
+        weight, _ = self.quantized_affine(graph, node)
+        lower_quantized_norm(graph, node, flat, _eps(node), self.centred, weight, None, flat, flat[-1:])

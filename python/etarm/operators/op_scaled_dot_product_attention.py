@@ -18,9 +18,9 @@ import tosa_serializer as ts
 from etarm.lowering import tensor_math as tm
 from etarm.lowering.integer_attention import lower_quantized_attention, quantized_attention_reason
 from etarm.lowering.matmul import batched_matmul, operands_reason
-from etarm.lowering.quantized import is_int_spec, is_quantized
+from etarm.lowering.quantized import FloatAndQuantizedVisitor
 from etarm.lowering.reduction import softmax
-from etarm.lowering.registry import NodeVisitor, register
+from etarm.lowering.registry import register
 
 _MASK_INDEX, _DROPOUT_INDEX, _CAUSAL_INDEX = 3, 4, 5
 
@@ -36,13 +36,11 @@ def _options(node):
 
 
 @register
-class ScaledDotProductAttentionVisitor(NodeVisitor):
+class ScaledDotProductAttentionVisitor(FloatAndQuantizedVisitor):
     targets = ("aten.scaled_dot_product_attention.default",)
-    profiles = frozenset({"FP", "INT"})
-    handles_qparams = True
     preserved_ops = (torch.ops.aten.scaled_dot_product_attention.default,)
 
-    def check(self, node, spec):
+    def float_reason(self, node, spec):
         mask, dropout_p, is_causal, _scale, enable_gqa = _options(node)
         q, k, v = node.args[:3]
         reason = operands_reason(node, [("query", q), ("key", k), ("value", v)], ranks=(2, 3, 4, 5))
@@ -62,14 +60,15 @@ class ScaledDotProductAttentionVisitor(NodeVisitor):
                 return "enable_gqa needs query and key/value that differ only in the head dim (-3)"
             if q_heads[-1] % kv_heads[-1]:
                 return f"enable_gqa with {q_heads[-1]} query heads not a multiple of {kv_heads[-1]} key/value heads"
-        if is_int_spec(spec):
-            return quantized_attention_reason(node)
         return None
 
-    def define(self, node, graph):
-        if is_quantized(node):
-            lower_quantized_attention(graph, node)
-            return
+    def quantized_reason(self, node, spec):
+        return quantized_attention_reason(node)
+
+    def define_quantized(self, node, graph):
+        lower_quantized_attention(graph, node)
+
+    def define_float(self, node, graph):
         mask, _dropout_p, is_causal, scale, enable_gqa = _options(node)
         q, k, v = (graph.value(arg) for arg in node.args[:3])
         length, depth = q.shape[-2:]
