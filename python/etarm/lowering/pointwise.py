@@ -1,31 +1,35 @@
 """Base visitors for elementwise ATen ops, so each ``op_<name>.py`` only states its math.
 
-- ``FloatUnaryVisitor``: float result of one tensor (integer inputs converted first, as torch promotes).
+- ``FloatUnaryVisitor``: float result of one tensor (integer inputs converted first, as torch promotes);
+  ``FloatFunctionVisitor`` is one whose quantized (INT) lowering is a lookup of the op itself.
 - ``BinaryVisitor``: result of two operands (tensor or scalar) converted to the result type, whose
   allowed types are the class's ``rule``; ``FloatBinaryVisitor`` is the float-only one.
 - ``ComparisonVisitor``: bool result of comparing two operands in their promoted type.
 - ``FloatTestVisitor``: bool result of testing one float tensor (isnan, isinf).
-- ``ModuloVisitor``: remainder ``a - round(a / b) * b`` (fmod, remainder), ``round`` set by the subclass;
+- ``ModuloVisitor``: remainder ``a - round(a / b) * b`` (fmod, remainder), the rounding set by the subclass;
   quantized (INT), a lookup of torch's op (quantized_lookup.py).
+- ``ElementwiseExtremumVisitor``: maximum or minimum of two operands.
 Subclasses implement ``compute(c, ...)`` with a ``Composer`` and may extend ``check``.
 """
 
 from __future__ import annotations
 
 import numbers
-from typing import Callable
+from typing import Callable, ClassVar
 
 import torch
+import tosa_serializer as ts
 
-from etarm.lowering import float_math
+from etarm.lowering import float_math, int_math
 from etarm.lowering.compose import Composer, conversion_reason
-from etarm.lowering.dtype_rules import ANY_PROFILE, FLOAT, FLOAT_ONLY, FP, INT, dtype_reason
+from etarm.lowering.dtype_rules import ANY_PROFILE, FLOAT, FLOAT_ONLY, FLOAT_OR_INT, FP, INT, dtype_reason
 from etarm.lowering.quantized import is_int_spec, is_quantized
 from etarm.lowering.quantized_comparison import quantized_comparison, quantized_predicate
+from etarm.lowering.quantized_extrema import quantized_extremum
 from etarm.lowering.quantized_lookup import (
+    LookupLowering,
+    PairLookupLowering,
     QuantizedBranch,
-    binary_function_lookup,
-    int8_operands_reason,
     is_float_node,
     unquantized_operand_reason,
 )
@@ -93,6 +97,18 @@ class FloatUnaryVisitor(NodeVisitor):
         raise NotImplementedError
 
 
+class FloatFunctionVisitor(LookupLowering, FloatUnaryVisitor):
+    """``aten.<aten_name>.default``, a float function of one tensor; quantized (INT), a lookup
+    table of that ATen op (quantized_lookup.py). A subclass names the op and its ``compute``."""
+
+    aten_name: ClassVar[str]
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        cls.targets = (f"aten.{cls.aten_name}.default",)
+        cls.function = getattr(torch.ops.aten, cls.aten_name).default
+
+
 class BinaryVisitor(NodeVisitor):
     """Computes in the result type; ``rule`` says which result types (and profiles) are lowered."""
 
@@ -124,13 +140,24 @@ class FloatBinaryVisitor(BinaryVisitor):
 
 
 class ComparisonVisitor(NodeVisitor):
-    """Compares in torch's promoted type: float needs PRO-FP, int32 either profile; bool only eq/ne.
-    Quantized float operands (INT) compare as integers (quantized_comparison.py)."""
+    """Compares in torch's promoted type: float needs PRO-FP, int32 either profile (composed
+    exactly without the INT profile, int_math); bools only in eq/ne, whose ``rule`` says so.
+    Quantized float operands (INT) compare as integers (quantized_comparison.py).
+
+    A subclass names the op (``aten_name``, e.g. "gt"): its Tensor and Scalar overloads are
+    the targets, and torch's function of that name compares quantized operands.
+    """
 
     profiles = frozenset({"FP", "INT"})
     handles_qparams = True
-    rule: dict = {}
-    function: Callable  # torch's comparison (torch.gt, ...), for quantized operands
+    rule: dict = FLOAT_OR_INT
+    aten_name: ClassVar[str]
+    function: Callable
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        cls.targets = (f"aten.{cls.aten_name}.Tensor", f"aten.{cls.aten_name}.Scalar")
+        cls.function = getattr(torch, cls.aten_name)
 
     def check(self, node, spec):
         if is_int_spec(spec) and any(is_float_node(arg) for arg in node.args[:2]):
@@ -177,37 +204,38 @@ class FloatTestVisitor(NodeVisitor):
         raise NotImplementedError
 
 
-class ModuloVisitor(QuantizedBranch, BinaryVisitor):
-    """Float: ``a - round_quotient(a / b) * b``; int32: ``integer_remainder(a, b)``.
-
-    Quantized (INT): ``function`` (torch's op) looked up: of one tensor when the other
-    operand is a number, else of two int8 tensors (a table of every pair, exact).
+class ModuloVisitor(PairLookupLowering, BinaryVisitor):
+    """aten.fmod / aten.remainder: float ``a - round(a / b) * b``, int32 INTDIV's remainder; the
+    quotient rounds toward zero (fmod: the result takes the dividend's sign) or, where ``floors``,
+    down (remainder: the divisor's sign). Quantized (INT): a lookup of ``function`` (torch's op).
     """
 
     # int32 INTDIV, MUL and SUB are in both TOSA 1.0 profiles.
     rule = {FLOAT: FP, INT: ANY_PROFILE}
-    function: Callable
-
-    def quantized_reason(self, node, spec):
-        reason = super().quantized_reason(node, spec)
-        if reason is None and all(isinstance(a, torch.fx.Node) for a in node.args[:2]):
-            return int8_operands_reason(node, "a remainder of two tensors")
-        return reason
-
-    def define_quantized(self, node, graph):
-        binary_function_lookup(graph, node, self.function)
+    pair_description = "a remainder of two tensors"
+    floors: bool
 
     def check(self, node, spec):
         return integer_division_by_zero_reason(node) or super().check(node, spec)
 
     def compute(self, c: Composer, a, b):
         if not c.out_meta.dtype.is_floating_point:
-            return self.integer_remainder(c, a, b)
+            return int_math.floor_remainder(c, a, b) if self.floors else int_math.truncated_division(c, a, b)[1]
         b = c.tensor(b, c.out_dtype)
-        return c.sub(a, c.mul(self.round_quotient(c, float_math.divide(c, a, b)), b))
+        quotient = float_math.divide(c, a, b)
+        return c.sub(a, c.mul(c.floor(quotient) if self.floors else c.trunc(quotient), b))
 
-    def round_quotient(self, c: Composer, quotient):
-        raise NotImplementedError
 
-    def integer_remainder(self, c: Composer, a, b):
-        raise NotImplementedError
+class ElementwiseExtremumVisitor(QuantizedBranch, BinaryVisitor):
+    """aten.maximum / aten.minimum (``largest`` picks which): TOSA MAXIMUM/MINIMUM (NaN propagates,
+    as in torch); int32 without the INT profile is composed exactly (int_math). Quantized (INT):
+    the same op on the widened integers (quantized_extrema.py)."""
+
+    rule = FLOAT_OR_INT
+    largest: bool
+
+    def define_quantized(self, node, graph):
+        quantized_extremum(graph, node, ts.Op.MAXIMUM if self.largest else ts.Op.MINIMUM)
+
+    def compute(self, c: Composer, a, b):
+        return c.maximum(a, b) if self.largest else c.minimum(a, b)

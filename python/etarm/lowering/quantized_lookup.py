@@ -16,8 +16,9 @@ makes the lookup bit-exact with the PT2E-quantized model:
   table indexed by both (pow, remainder, fmod of two tensors); ``binary_function_lookup``
   picks it or, with a number operand, ``function_lookup``.
 
-``LookupLowering`` is the mixin a float visitor takes to lower quantized nodes this way;
-``QuantizedBranch`` is its base for visitors with their own integer lowering.
+``LookupLowering`` is the mixin a float visitor takes to lower quantized nodes this way
+(``PairLookupLowering`` for a binary one, ``Int8LookupLowering`` for int8 only);
+``QuantizedBranch`` is their base for visitors with their own integer lowering.
 """
 
 from __future__ import annotations
@@ -285,3 +286,43 @@ class LookupLowering(QuantizedBranch):
 
     def define_quantized(self, node, graph):
         function_lookup(graph, node, self.quantized_function(node), self.tensor_index)
+
+
+class PairLookupLowering(QuantizedBranch):
+    """A binary float visitor's INT lowering as ``binary_function_lookup`` of ``function``
+    (torch's op): a function of one tensor when the other operand is a number, else of two
+    int8 tensors (a table of every pair, exact; two int16 tensors are rejected).
+    """
+
+    function: PairFunction  # a builtin such as torch.pow (a Python function needs staticmethod)
+    pair_description: str  # the two-tensor case in the rejection, e.g. "a remainder of two tensors"
+
+    def quantized_reason(self, node, spec):
+        reason = super().quantized_reason(node, spec)
+        if reason is None and all(isinstance(a, torch.fx.Node) for a in node.args[:2]):
+            return int8_operands_reason(node, self.pair_description)
+        return reason
+
+    def define_quantized(self, node, graph):
+        binary_function_lookup(graph, node, self.function)
+
+
+class Int8LookupLowering(QuantizedBranch):
+    """INT lowering of a unary op TOSA computes exactly on integers: int8 is a TABLE of
+    ``function`` (exact); int16, which TOSA's TABLE would only interpolate, is the op on the
+    integers (``define_int16``).
+    """
+
+    function: Function
+
+    def define_quantized(self, node, graph):
+        source, target = input_qparams(node, 0), output_qparams(node)
+        if source.dtype == torch.int8:
+            function_lookup(graph, node, self.function)
+        else:
+            self.define_int16(graph, node, graph.value(node.args[0]), source, target)
+
+    def define_int16(
+        self, graph: TosaGraph, node: torch.fx.Node, x: TosaTensor, source: QuantParams, target: QuantParams
+    ) -> None:
+        raise NotImplementedError

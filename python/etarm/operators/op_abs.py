@@ -1,7 +1,7 @@
 """aten.abs: TOSA ABS (int32 without the INT profile: SELECT(x < 0, -x, x), composed in int_math).
 
-Quantized (INT): int8 is one TABLE (exact); int16, which TOSA's TABLE would only
-interpolate, is ABS on the widened integers and one RESCALE to the output's scale.
+Quantized (INT): int8 is one TABLE (quantized_lookup.Int8LookupLowering); int16 is ABS on
+the widened integers and one RESCALE to the output's scale.
 """
 
 import torch
@@ -9,25 +9,21 @@ import tosa_serializer as ts
 
 from etarm.lowering.compose import Composer
 from etarm.lowering.dtype_rules import FLOAT_OR_INT, tensor_args_reason
-from etarm.lowering.quantized import input_qparams, output_qparams, rescale
-from etarm.lowering.quantized_lookup import QuantizedBranch, function_lookup
+from etarm.lowering.quantized import rescale
+from etarm.lowering.quantized_lookup import Int8LookupLowering
 from etarm.lowering.registry import NodeVisitor, register
 from etarm.tosa_ir.mapping import tosa_dtype
 
 
 @register
-class AbsVisitor(QuantizedBranch, NodeVisitor):
+class AbsVisitor(Int8LookupLowering, NodeVisitor):
     targets = ("aten.abs.default",)
+    function = torch.abs
 
     def unquantized_reason(self, node, spec):
         return tensor_args_reason(node, spec, FLOAT_OR_INT)
 
-    def define_quantized(self, node, graph):
-        source, target = input_qparams(node, 0), output_qparams(node)
-        if source.dtype == torch.int8:
-            function_lookup(graph, node, torch.abs)
-            return
-        x = graph.value(node.args[0])
+    def define_int16(self, graph, node, x, source, target):
         wide = graph.emit(ts.Op.CAST, [x], x.shape, ts.DType.INT32)
         magnitude = graph.emit(ts.Op.ABS, [wide], x.shape, ts.DType.INT32)
         rescale(

@@ -1,7 +1,7 @@
 """aten.add: TOSA ADD (``alpha * other`` is a MUL first).
 
 Quantized: both operands are rescaled to one int32 scale (alpha folded into the
-other's), added, and rescaled into the output (additive.py, operators/quantized.py).
+other's), added, and rescaled into the output (additive.py, quantized.py).
 """
 
 import tosa_serializer as ts
@@ -12,7 +12,5 @@ from etarm.lowering.registry import register
 
 @register
 class AddVisitor(AdditiveVisitor):
-    targets = ("aten.add.Tensor", "aten.add.Scalar")
-    name = "aten.add"
+    aten_name = "add"
     op = ts.Op.ADD
-    opposite_op = ts.Op.SUB

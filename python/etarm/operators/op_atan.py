@@ -1,20 +1,13 @@
-"""aten.atan: range reduction + polynomial (see float_math.atan).
-
-Quantized (INT): a lookup table of the function (quantized_lookup.py).
-"""
-
-import torch
+"""aten.atan: range reduction + polynomial (see float_math.atan)."""
 
 from etarm.lowering import float_math
-from etarm.lowering.pointwise import FloatUnaryVisitor
-from etarm.lowering.quantized_lookup import LookupLowering
+from etarm.lowering.pointwise import FloatFunctionVisitor
 from etarm.lowering.registry import register
 
 
 @register
-class AtanVisitor(LookupLowering, FloatUnaryVisitor):
-    targets = ("aten.atan.default",)
-    function = torch.atan
+class AtanVisitor(FloatFunctionVisitor):
+    aten_name = "atan"
 
     def compute(self, c, x):
         return float_math.atan(c, x)

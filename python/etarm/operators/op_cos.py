@@ -1,16 +1,12 @@
 """aten.cos: TOSA COS; quantized (INT), a lookup table (quantized_lookup.py)."""
 
-import torch
-
-from etarm.lowering.pointwise import FloatUnaryVisitor
-from etarm.lowering.quantized_lookup import LookupLowering
+from etarm.lowering.pointwise import FloatFunctionVisitor
 from etarm.lowering.registry import register
 
 
 @register
-class CosVisitor(LookupLowering, FloatUnaryVisitor):
-    targets = ("aten.cos.default",)
-    function = torch.cos
+class CosVisitor(FloatFunctionVisitor):
+    aten_name = "cos"
 
     def compute(self, c, x):
         return c.cos(x)

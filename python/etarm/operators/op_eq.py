@@ -1,9 +1,5 @@
-"""aten.eq: TOSA EQUAL; bools compare as NOT(LOGICAL_XOR).
+"""aten.eq: TOSA EQUAL; bools compare as NOT(LOGICAL_XOR)."""
 
-Compares in torch's promoted type; int32 without the INT profile is composed exactly (int_math).
-"""
-
-import torch
 import tosa_serializer as ts
 
 from etarm.lowering.dtype_rules import ALL_KINDS
@@ -13,9 +9,8 @@ from etarm.lowering.registry import register
 
 @register
 class EqVisitor(ComparisonVisitor):
-    targets = ("aten.eq.Tensor", "aten.eq.Scalar")
+    aten_name = "eq"
     rule = ALL_KINDS
-    function = torch.eq
 
     def compute(self, c, a, b):
         return c.logical_not(c.logical_xor(a, b)) if a.dtype == ts.DType.BOOL else c.eq(a, b)

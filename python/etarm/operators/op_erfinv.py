@@ -1,20 +1,13 @@
-"""aten.erfinv: Giles' single-precision polynomials (~3e-7 relative, see float_math.erfinv).
-
-Quantized (INT): a lookup table of the function (quantized_lookup.py).
-"""
-
-import torch
+"""aten.erfinv: Giles' single-precision polynomials (~3e-7 relative, see float_math.erfinv)."""
 
 from etarm.lowering import float_math
-from etarm.lowering.pointwise import FloatUnaryVisitor
-from etarm.lowering.quantized_lookup import LookupLowering
+from etarm.lowering.pointwise import FloatFunctionVisitor
 from etarm.lowering.registry import register
 
 
 @register
-class ErfinvVisitor(LookupLowering, FloatUnaryVisitor):
-    targets = ("aten.erfinv.default",)
-    function = torch.erfinv
+class ErfinvVisitor(FloatFunctionVisitor):
+    aten_name = "erfinv"
 
     def compute(self, c, x):
         return float_math.erfinv(c, x)

@@ -1,16 +1,12 @@
 """aten.floor: TOSA FLOOR; quantized (INT), a lookup table (quantized_lookup.py)."""
 
-import torch
-
-from etarm.lowering.pointwise import FloatUnaryVisitor
-from etarm.lowering.quantized_lookup import LookupLowering
+from etarm.lowering.pointwise import FloatFunctionVisitor
 from etarm.lowering.registry import register
 
 
 @register
-class FloorVisitor(LookupLowering, FloatUnaryVisitor):
-    targets = ("aten.floor.default",)
-    function = torch.floor
+class FloorVisitor(FloatFunctionVisitor):
+    aten_name = "floor"
 
     def compute(self, c, x):
         return c.floor(x)

@@ -1,20 +1,15 @@
 """aten.hardsigmoid, kept whole (to_edge would decompose it into casts, two clamps and a div):
-CLAMP(x + 3, 0, 6) / 6.
-
-Quantized (INT): a lookup table of the function (quantized_lookup.py).
-"""
+CLAMP(x + 3, 0, 6) / 6."""
 
 import torch
 
-from etarm.lowering.pointwise import FloatUnaryVisitor
-from etarm.lowering.quantized_lookup import LookupLowering
+from etarm.lowering.pointwise import FloatFunctionVisitor
 from etarm.lowering.registry import register
 
 
 @register
-class HardsigmoidVisitor(LookupLowering, FloatUnaryVisitor):
-    targets = ("aten.hardsigmoid.default",)
-    function = torch.ops.aten.hardsigmoid.default
+class HardsigmoidVisitor(FloatFunctionVisitor):
+    aten_name = "hardsigmoid"
     preserved_ops = (torch.ops.aten.hardsigmoid.default,)
 
     def compute(self, c, x):

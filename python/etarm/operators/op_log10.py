@@ -2,17 +2,13 @@
 
 import math
 
-import torch
-
-from etarm.lowering.pointwise import FloatUnaryVisitor
-from etarm.lowering.quantized_lookup import LookupLowering
+from etarm.lowering.pointwise import FloatFunctionVisitor
 from etarm.lowering.registry import register
 
 
 @register
-class Log10Visitor(LookupLowering, FloatUnaryVisitor):
-    targets = ("aten.log10.default",)
-    function = torch.log10
+class Log10Visitor(FloatFunctionVisitor):
+    aten_name = "log10"
 
     def compute(self, c, x):
         return c.mul(c.log(x), 1.0 / math.log(10.0))

@@ -2,17 +2,13 @@
 
 import math
 
-import torch
-
-from etarm.lowering.pointwise import FloatUnaryVisitor
-from etarm.lowering.quantized_lookup import LookupLowering
+from etarm.lowering.pointwise import FloatFunctionVisitor
 from etarm.lowering.registry import register
 
 
 @register
-class Log2Visitor(LookupLowering, FloatUnaryVisitor):
-    targets = ("aten.log2.default",)
-    function = torch.log2
+class Log2Visitor(FloatFunctionVisitor):
+    aten_name = "log2"
 
     def compute(self, c, x):
         return c.mul(c.log(x), 1.0 / math.log(2.0))

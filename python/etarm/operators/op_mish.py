@@ -7,18 +7,16 @@ softplus and the product with no quantization between them, which INT cannot tak
 import torch
 
 from etarm.lowering import float_math
-from etarm.lowering.pointwise import FloatUnaryVisitor
-from etarm.lowering.quantized_lookup import LookupLowering
+from etarm.lowering.pointwise import FloatFunctionVisitor
 from etarm.lowering.registry import register
 
 _SOFTPLUS_THRESHOLD = 20.0
 
 
 @register
-class MishVisitor(LookupLowering, FloatUnaryVisitor):
-    targets = ("aten.mish.default",)
+class MishVisitor(FloatFunctionVisitor):
+    aten_name = "mish"
     preserved_ops = (torch.ops.aten.mish.default,)
-    function = torch.ops.aten.mish.default
 
     def compute(self, c, x):
         soft = c.select(c.gt(x, _SOFTPLUS_THRESHOLD), x, float_math.log1p(c, c.exp(x)))

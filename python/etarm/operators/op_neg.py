@@ -1,7 +1,7 @@
 """aten.neg: TOSA NEGATE for floats; 0 - x for int32 (legal in both profiles, NEGATE i32 is not).
 
-Quantized (INT): int8 is one TABLE (exact); int16, which TOSA's TABLE would only
-interpolate, is NEGATE on the integers and a RESCALE to the output's scale if it differs.
+Quantized (INT): int8 is one TABLE (quantized_lookup.Int8LookupLowering); int16 is NEGATE
+on the integers and a RESCALE to the output's scale if it differs.
 """
 
 import torch
@@ -9,24 +9,20 @@ import tosa_serializer as ts
 
 from etarm.lowering.compose import Composer
 from etarm.lowering.dtype_rules import ANY_PROFILE, FLOAT, FP, INT, tensor_args_reason
-from etarm.lowering.quantized import input_qparams, output_qparams, requantize
-from etarm.lowering.quantized_lookup import QuantizedBranch, function_lookup
+from etarm.lowering.quantized import requantize
+from etarm.lowering.quantized_lookup import Int8LookupLowering
 from etarm.lowering.registry import NodeVisitor, register
 
 
 @register
-class NegVisitor(QuantizedBranch, NodeVisitor):
+class NegVisitor(Int8LookupLowering, NodeVisitor):
     targets = ("aten.neg.default",)
+    function = torch.neg
 
     def unquantized_reason(self, node, spec):
         return tensor_args_reason(node, spec, {FLOAT: FP, INT: ANY_PROFILE})
 
-    def define_quantized(self, node, graph):
-        source, target = input_qparams(node, 0), output_qparams(node)
-        if source.dtype == torch.int8:
-            function_lookup(graph, node, torch.neg)
-            return
-        x = graph.value(node.args[0])
+    def define_int16(self, graph, node, x, source, target):
         zero = graph.const([0], x.dtype, shape=(1,), stem="zp")
         negated = graph.emit(ts.Op.NEGATE, [x, zero, zero], x.shape, x.dtype)
         if source.same_values(target):

@@ -17,7 +17,7 @@ import torch
 from etarm.lowering import float_math
 from etarm.lowering.dtype_rules import ANY_PROFILE, FLOAT, FP, INT
 from etarm.lowering.pointwise import BinaryVisitor
-from etarm.lowering.quantized_lookup import QuantizedBranch, binary_function_lookup, int8_operands_reason
+from etarm.lowering.quantized_lookup import PairLookupLowering
 from etarm.lowering.registry import register
 from etarm.op_names import op_name
 
@@ -25,15 +25,11 @@ _MAX_INTEGER_EXPONENT = 16
 
 
 @register
-class PowVisitor(QuantizedBranch, BinaryVisitor):
+class PowVisitor(PairLookupLowering, BinaryVisitor):
     targets = ("aten.pow.Tensor_Tensor", "aten.pow.Tensor_Scalar", "aten.pow.Scalar")
     rule = {FLOAT: FP, INT: ANY_PROFILE}
-
-    def quantized_reason(self, node, spec):
-        reason = super().quantized_reason(node, spec)
-        if reason is None and all(isinstance(a, torch.fx.Node) for a in node.args[:2]):
-            return int8_operands_reason(node, "a tensor to the power of a tensor")
-        return reason
+    function = torch.pow
+    pair_description = "a tensor to the power of a tensor"
 
     def unquantized_reason(self, node, spec):
         if not node.meta["val"].dtype.is_floating_point:
@@ -45,9 +41,6 @@ class PowVisitor(QuantizedBranch, BinaryVisitor):
                     f"[0, {_MAX_INTEGER_EXPONENT}], not {exponent!r}"
                 )
         return super().unquantized_reason(node, spec)
-
-    def define_quantized(self, node, graph):
-        binary_function_lookup(graph, node, torch.pow)
 
     def compute(self, c, base, exponent):
         if not c.out_meta.dtype.is_floating_point:

@@ -1,16 +1,12 @@
 """aten.reciprocal: TOSA RECIPROCAL; quantized (INT), a lookup table (quantized_lookup.py)."""
 
-import torch
-
-from etarm.lowering.pointwise import FloatUnaryVisitor
-from etarm.lowering.quantized_lookup import LookupLowering
+from etarm.lowering.pointwise import FloatFunctionVisitor
 from etarm.lowering.registry import register
 
 
 @register
-class ReciprocalVisitor(LookupLowering, FloatUnaryVisitor):
-    targets = ("aten.reciprocal.default",)
-    function = torch.reciprocal
+class ReciprocalVisitor(FloatFunctionVisitor):
+    aten_name = "reciprocal"
 
     def compute(self, c, x):
         return c.reciprocal(x)

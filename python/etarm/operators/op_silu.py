@@ -6,16 +6,14 @@ between them, which the INT profile cannot take; whole, it is a single TABLE.
 
 import torch
 
-from etarm.lowering.pointwise import FloatUnaryVisitor
-from etarm.lowering.quantized_lookup import LookupLowering
+from etarm.lowering.pointwise import FloatFunctionVisitor
 from etarm.lowering.registry import register
 
 
 @register
-class SiluVisitor(LookupLowering, FloatUnaryVisitor):
-    targets = ("aten.silu.default",)
+class SiluVisitor(FloatFunctionVisitor):
+    aten_name = "silu"
     preserved_ops = (torch.ops.aten.silu.default,)
-    function = torch.ops.aten.silu.default
 
     def compute(self, c, x):
         return c.mul(x, c.sigmoid(x))

@@ -1,6 +1,6 @@
 """aten.sub: TOSA SUB (``alpha * other`` is a MUL first).
 
-Quantized: as add (additive.py, operators/quantized.py), with SUB on the common int32 scale.
+Quantized: as add (additive.py, quantized.py), with SUB on the common int32 scale.
 """
 
 import tosa_serializer as ts
@@ -11,7 +11,5 @@ from etarm.lowering.registry import register
 
 @register
 class SubVisitor(AdditiveVisitor):
-    targets = ("aten.sub.Tensor", "aten.sub.Scalar")
-    name = "aten.sub"
+    aten_name = "sub"
     op = ts.Op.SUB
-    opposite_op = ts.Op.ADD

@@ -1,16 +1,12 @@
 """aten.tanh: TOSA TANH; quantized (INT), a lookup table (quantized_lookup.py)."""
 
-import torch
-
-from etarm.lowering.pointwise import FloatUnaryVisitor
-from etarm.lowering.quantized_lookup import LookupLowering
+from etarm.lowering.pointwise import FloatFunctionVisitor
 from etarm.lowering.registry import register
 
 
 @register
-class TanhVisitor(LookupLowering, FloatUnaryVisitor):
-    targets = ("aten.tanh.default",)
-    function = torch.tanh
+class TanhVisitor(FloatFunctionVisitor):
+    aten_name = "tanh"
 
     def compute(self, c, x):
         return c.tanh(x)
