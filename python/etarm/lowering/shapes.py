@@ -5,7 +5,8 @@ bool tensors in every profile, fp16/fp32 tensors in the FP profile and int8/int1
 in the INT profile; ``layout_reason`` enforces that, so e.g. an int32 reshape stays on CPU for
 TOSA-1.0+FP (float tensors of a quantized INT-only model stand for int8/int16 ones, see
 ``profile_reason``). Helpers return their input unchanged when the operation would be a no-op, so
-visitors never emit identity RESHAPE/SLICE/TILE/TRANSPOSE operators.
+visitors never emit identity RESHAPE/SLICE/TILE/TRANSPOSE operators. The base visitors at the
+end serve the ops that only check their input's layout, reshape it or pass it on.
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ from typing import Sequence
 import torch
 import tosa_serializer as ts
 
+from etarm.lowering.registry import NodeVisitor
+from etarm.lowering.tensor_math import argument
 from etarm.tosa_ir.graph import TosaGraph, TosaTensor
 from etarm.tosa_ir.specification import TosaSpecification
 
@@ -264,6 +267,16 @@ def put_strided(graph: TosaGraph, tensor: TosaTensor, src: TosaTensor, axis: int
     return concat(graph, pieces, axis)
 
 
+def slice_arguments(node: torch.fx.Node, dim_index: int) -> tuple:
+    """(dim, start, end, step) of a slice-like node, from argument ``dim_index`` on (positional or keyword)."""
+    return (
+        argument(node, dim_index, "dim", 0),
+        argument(node, dim_index + 1, "start", None),
+        argument(node, dim_index + 2, "end", None),
+        argument(node, dim_index + 3, "step", 1),
+    )
+
+
 def slice_reason(rank: int, dim, start, end, step) -> str | None:
     """Why torch slice arguments cannot be lowered (they must be constants), or None."""
     reason = dim_reason(dim, rank)
@@ -288,3 +301,27 @@ def slice_bounds(size: int, start, end, step: int) -> tuple[int, int]:
     start = min(max(start, 0), size)
     end = min(max(end, start), size)
     return start, (end - start + step - 1) // step
+
+
+class LayoutVisitor(NodeVisitor):
+    """An op moving the data of argument 0, which ``layout_reason`` checks (expand, permute, repeat)."""
+
+    def check(self, node, spec):
+        return layout_reason(node, spec, node.args[0])
+
+
+class ReshapeVisitor(LayoutVisitor):
+    """An op that is one RESHAPE of argument 0 to the result's shape (view, squeeze, unsqueeze)."""
+
+    def define(self, node, graph):
+        bind_reshaped(graph, node, graph.value(node.args[0]))
+
+
+class PassThroughVisitor(NodeVisitor):
+    """An op that emits no TOSA operator (alias, detach): its result is argument 0's value."""
+
+    def check(self, node, spec):
+        return alias_reason(fake(node))
+
+    def define(self, node, graph):
+        graph.bind(node, graph.value(node.args[0]))

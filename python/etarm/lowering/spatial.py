@@ -11,6 +11,7 @@ computes the TOSA padding and how many unread trailing elements to slice off.
 
 The data-movement helpers here (``permute``, ``reshape``, ``slice_axis``, ``pad``) act on
 a constant's data at compile time (weights are rearranged without emitting ops).
+``PixelShuffleFamilyVisitor`` is the visitor pixel_shuffle and pixel_unshuffle share.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ import torch
 import tosa_serializer as ts
 
 from etarm.lowering import shapes
+from etarm.lowering.registry import NodeVisitor
 from etarm.tosa_ir.graph import TosaGraph, TosaTensor
 from etarm.tosa_ir.mapping import numpy_dtype
 
@@ -262,3 +264,15 @@ def shuffle_pixels(graph: TosaGraph, node: torch.fx.Node, factor: int, *, invers
         blocks = graph.reshape(x, (batch, channels, r, r, height, width))
         moved = graph.transpose(blocks, (0, 1, 4, 2, 5, 3))
     graph.reshape_into(moved, out)
+
+
+class PixelShuffleFamilyVisitor(NodeVisitor):
+    """aten.pixel_shuffle / aten.pixel_unshuffle (``inverse``), kept whole: ``shuffle_pixels``."""
+
+    inverse: bool
+
+    def check(self, node, spec):
+        return pixel_shuffle_reason(node)
+
+    def define(self, node, graph):
+        shuffle_pixels(graph, node, int(node.args[1]), inverse=self.inverse)

@@ -1,15 +1,9 @@
 """aten.alias (and alias_copy; detach becomes alias_copy in edge graphs): no TOSA operator."""
 
 from etarm.lowering import shapes
-from etarm.lowering.registry import NodeVisitor, register
+from etarm.lowering.registry import register
 
 
 @register
-class AliasVisitor(NodeVisitor):
+class AliasVisitor(shapes.PassThroughVisitor):
     targets = ("aten.alias_copy.default", "aten.alias.default")
-
-    def check(self, node, spec):
-        return shapes.alias_reason(shapes.fake(node))
-
-    def define(self, node, graph):
-        graph.bind(node, graph.value(node.args[0]))

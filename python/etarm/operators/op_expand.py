@@ -1,15 +1,12 @@
 """aten.expand (and expand_copy): leading size-1 axes by RESHAPE, then TOSA TILE of the size-1 axes."""
 
 from etarm.lowering import shapes
-from etarm.lowering.registry import NodeVisitor, register
+from etarm.lowering.registry import register
 
 
 @register
-class ExpandVisitor(NodeVisitor):
+class ExpandVisitor(shapes.LayoutVisitor):
     targets = ("aten.expand_copy.default", "aten.expand.default")
-
-    def check(self, node, spec):
-        return shapes.layout_reason(node, spec, node.args[0])
 
     def define(self, node, graph):
         out_shape = tuple(shapes.fake(node).shape)

@@ -1,15 +1,12 @@
 """aten.permute (and permute_copy; transpose, t and movedim decompose to it): TOSA TRANSPOSE."""
 
 from etarm.lowering import shapes
-from etarm.lowering.registry import NodeVisitor, register
+from etarm.lowering.registry import register
 
 
 @register
-class PermuteVisitor(NodeVisitor):
+class PermuteVisitor(shapes.LayoutVisitor):
     targets = ("aten.permute_copy.default", "aten.permute.default")
-
-    def check(self, node, spec):
-        return shapes.layout_reason(node, spec, node.args[0])
 
     def define(self, node, graph):
         x = graph.value(node.args[0])

@@ -2,17 +2,12 @@
 
 import torch
 
-from etarm.lowering import spatial
-from etarm.lowering.registry import NodeVisitor, register
+from etarm.lowering.registry import register
+from etarm.lowering.spatial import PixelShuffleFamilyVisitor
 
 
 @register
-class PixelUnshuffleVisitor(NodeVisitor):
+class PixelUnshuffleVisitor(PixelShuffleFamilyVisitor):
     targets = ("aten.pixel_unshuffle.default",)
     preserved_ops = (torch.ops.aten.pixel_unshuffle.default,)
-
-    def check(self, node, spec):
-        return spatial.pixel_shuffle_reason(node)
-
-    def define(self, node, graph):
-        spatial.shuffle_pixels(graph, node, int(node.args[1]), inverse=True)
+    inverse = True

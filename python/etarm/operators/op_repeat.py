@@ -1,15 +1,12 @@
 """aten.repeat (torch.Tensor.repeat / tile): leading size-1 axes by RESHAPE, then TOSA TILE."""
 
 from etarm.lowering import shapes
-from etarm.lowering.registry import NodeVisitor, register
+from etarm.lowering.registry import register
 
 
 @register
-class RepeatVisitor(NodeVisitor):
+class RepeatVisitor(shapes.LayoutVisitor):
     targets = ("aten.repeat.default",)
-
-    def check(self, node, spec):
-        return shapes.layout_reason(node, spec, node.args[0])
 
     def define(self, node, graph):
         repeats = [int(r) for r in node.args[1]]

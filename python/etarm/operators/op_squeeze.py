@@ -1,11 +1,11 @@
 """aten.squeeze (every overload, copy variants included): TOSA RESHAPE to the result's shape."""
 
 from etarm.lowering import shapes
-from etarm.lowering.registry import NodeVisitor, register
+from etarm.lowering.registry import register
 
 
 @register
-class SqueezeVisitor(NodeVisitor):
+class SqueezeVisitor(shapes.ReshapeVisitor):
     targets = (
         "aten.squeeze_copy.dims",
         "aten.squeeze_copy.dim",
@@ -14,9 +14,3 @@ class SqueezeVisitor(NodeVisitor):
         "aten.squeeze.dim",
         "aten.squeeze.default",
     )
-
-    def check(self, node, spec):
-        return shapes.layout_reason(node, spec, node.args[0])
-
-    def define(self, node, graph):
-        shapes.bind_reshaped(graph, node, graph.value(node.args[0]))
