@@ -28,6 +28,37 @@ def _broadcast(*shapes: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(max(dims) for dims in zip(*shapes))
 
 
+def _tosa_unary(op):
+    """A Composer method that is the one TOSA operator ``op`` on ``x``."""
+
+    def method(self, x) -> TosaTensor:
+        return self.unary(op, x)
+
+    return method
+
+
+def _tosa_binary(op):
+    """A Composer method that is the one TOSA operator ``op`` on ``a`` and ``b``."""
+
+    def method(self, a, b) -> TosaTensor:
+        return self.binary(op, a, b)
+
+    return method
+
+
+def _tosa_comparison(op):
+    """A Composer method comparing ``a`` and ``b`` with the TOSA operator ``op`` (composed for
+    int32 where the profile lacks it, see ``Composer._emulates_int32``)."""
+
+    def method(self, a, b) -> TosaTensor:
+        a, b = self._pair(a, b)
+        if self._emulates_int32(a):
+            return int_math.compare_int32(self, op, a, b)
+        return self.binary(op, a, b, ts.DType.BOOL)
+
+    return method
+
+
 class Composer:
     def __init__(self, graph: TosaGraph, node: torch.fx.Node):
         self.graph = graph
@@ -133,17 +164,22 @@ class Composer:
         return result
 
     # --- arithmetic -----------------------------------------------------------------------
-    def add(self, a, b):
-        return self.binary(ts.Op.ADD, a, b)
-
-    def sub(self, a, b):
-        return self.binary(ts.Op.SUB, a, b)
-
-    def mul(self, a, b):
-        return self.binary(ts.Op.MUL, a, b)
-
-    def intdiv(self, a, b):
-        return self.binary(ts.Op.INTDIV, a, b)
+    add = _tosa_binary(ts.Op.ADD)
+    sub = _tosa_binary(ts.Op.SUB)
+    mul = _tosa_binary(ts.Op.MUL)
+    intdiv = _tosa_binary(ts.Op.INTDIV)
+    pow = _tosa_binary(ts.Op.POW)
+    exp = _tosa_unary(ts.Op.EXP)
+    log = _tosa_unary(ts.Op.LOG)
+    reciprocal = _tosa_unary(ts.Op.RECIPROCAL)
+    rsqrt = _tosa_unary(ts.Op.RSQRT)
+    floor = _tosa_unary(ts.Op.FLOOR)
+    ceil = _tosa_unary(ts.Op.CEIL)
+    sigmoid = _tosa_unary(ts.Op.SIGMOID)
+    tanh = _tosa_unary(ts.Op.TANH)
+    sin = _tosa_unary(ts.Op.SIN)
+    cos = _tosa_unary(ts.Op.COS)
+    erf = _tosa_unary(ts.Op.ERF)
 
     def maximum(self, a, b):
         a, b = self._pair(a, b)
@@ -161,9 +197,6 @@ class Composer:
         """int32 EQUAL/GREATER/SELECT/MAXIMUM/ABS are PRO-INT only: without it, compose them."""
         return tensor.dtype == ts.DType.INT32 and not self.graph.spec.supports_int()
 
-    def pow(self, a, b):
-        return self.binary(ts.Op.POW, a, b)
-
     def neg(self, x):
         x = self.tensor(x)
         if x.dtype in INT_TOSA:
@@ -178,39 +211,6 @@ class Composer:
             return self.select(self.gt(0, x), self.neg(x), x)
         return self.unary(ts.Op.ABS, x)
 
-    def exp(self, x):
-        return self.unary(ts.Op.EXP, x)
-
-    def log(self, x):
-        return self.unary(ts.Op.LOG, x)
-
-    def reciprocal(self, x):
-        return self.unary(ts.Op.RECIPROCAL, x)
-
-    def rsqrt(self, x):
-        return self.unary(ts.Op.RSQRT, x)
-
-    def floor(self, x):
-        return self.unary(ts.Op.FLOOR, x)
-
-    def ceil(self, x):
-        return self.unary(ts.Op.CEIL, x)
-
-    def sigmoid(self, x):
-        return self.unary(ts.Op.SIGMOID, x)
-
-    def tanh(self, x):
-        return self.unary(ts.Op.TANH, x)
-
-    def sin(self, x):
-        return self.unary(ts.Op.SIN, x)
-
-    def cos(self, x):
-        return self.unary(ts.Op.COS, x)
-
-    def erf(self, x):
-        return self.unary(ts.Op.ERF, x)
-
     def clamp(self, x, low: float, high: float):
         """TOSA CLAMP (float or int8): bounds are attributes in the tensor's own data type."""
         x = self.tensor(x)
@@ -222,20 +222,9 @@ class Composer:
         return self.emit(ts.Op.CLAMP, [x], x.shape, x.dtype, raw(low), raw(high), _PROPAGATE)
 
     # --- comparisons and logic (results are bool) --------------------------------------------
-    def eq(self, a, b):
-        return self._compare(ts.Op.EQUAL, a, b)
-
-    def gt(self, a, b):
-        return self._compare(ts.Op.GREATER, a, b)
-
-    def ge(self, a, b):
-        return self._compare(ts.Op.GREATER_EQUAL, a, b)
-
-    def _compare(self, op, a, b):
-        a, b = self._pair(a, b)
-        if self._emulates_int32(a):
-            return int_math.compare_int32(self, op, a, b)
-        return self.binary(op, a, b, ts.DType.BOOL)
+    eq = _tosa_comparison(ts.Op.EQUAL)
+    gt = _tosa_comparison(ts.Op.GREATER)
+    ge = _tosa_comparison(ts.Op.GREATER_EQUAL)
 
     def lt(self, a, b):
         return self.gt(b, a)
@@ -246,17 +235,10 @@ class Composer:
     def ne(self, a, b):
         return self.logical_not(self.eq(a, b))
 
-    def logical_and(self, a, b):
-        return self.binary(ts.Op.LOGICAL_AND, a, b)
-
-    def logical_or(self, a, b):
-        return self.binary(ts.Op.LOGICAL_OR, a, b)
-
-    def logical_xor(self, a, b):
-        return self.binary(ts.Op.LOGICAL_XOR, a, b)
-
-    def logical_not(self, x):
-        return self.unary(ts.Op.LOGICAL_NOT, x)
+    logical_and = _tosa_binary(ts.Op.LOGICAL_AND)
+    logical_or = _tosa_binary(ts.Op.LOGICAL_OR)
+    logical_xor = _tosa_binary(ts.Op.LOGICAL_XOR)
+    logical_not = _tosa_unary(ts.Op.LOGICAL_NOT)
 
     def select(self, cond, a, b, dtype=None):
         """``a`` where ``cond`` else ``b``; numbers take the other branch's type (or ``dtype``)."""
