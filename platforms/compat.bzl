@@ -6,6 +6,8 @@ target platform, so every target says where it applies:
   HOST            runs or links on the x86_64 Linux host only: the genuine prebuilt
                   ExecuTorch runtime, cc_tests (Bazel executes them), Python.
   BARE_METAL      Cortex-M code (any board): start-up, board libraries, bare-metal mains.
+  LINUX           code for any Linux (the host, aarch64-musl): POSIX platform functions,
+                  the Linux runner.
   host_or(p)      a test or binary that transitions to platform `p` itself (qemu_test,
                   platform_binary, etarm_firmware): built and run in the host build and in
                   `--config=p`, skipped in every other cross config (which would otherwise
@@ -20,6 +22,8 @@ HOST = [
 ]
 
 BARE_METAL = ["@platforms//os:none"]
+
+LINUX = ["@platforms//os:linux"]
 
 def _is_platform(platform):
     label = native.package_relative_label(platform)

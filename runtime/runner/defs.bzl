@@ -12,6 +12,7 @@ For boards, etarm_firmware (runtime/platform/firmware.bzl) takes the same `kerne
 """
 
 load("@rules_cc//cc:defs.bzl", "cc_binary")
+load("//platforms:compat.bzl", "LINUX")
 
 DEFAULT_KERNELS = [Label("//kernels/portable")]
 
@@ -26,7 +27,7 @@ def etarm_linux_runner(name, kernels = DEFAULT_KERNELS, **kwargs):
     cc_binary(
         name = name,
         linkstatic = True,
-        target_compatible_with = ["@platforms//os:linux"],
+        target_compatible_with = LINUX,
         deps = [
             Label("//runtime/runner:main_linux"),
             Label("//runtime/core"),
