@@ -41,6 +41,9 @@ def _compile_parser(sub, targets) -> argparse.ArgumentParser:
     p = sub.add_parser("compile", help="compile a PyTorch model to a .pte")
     p.add_argument("-m", "--model_name", required=True, help="built-in model name or a .py model file")
     p.add_argument(
+        "--model_input", help="example inputs: a .pt/.pth file, or the name of a variable in the model file"
+    )
+    p.add_argument(
         "-t", "--target", default="TOSA-1.0+FP", help="e.g. TOSA-1.0+FP, TOSA-1.0+INT, ethos-u55-128, ethos-u85-256"
     )
     p.add_argument("-q", "--quantize", action="store_true", help="quantize with PT2E before lowering")
@@ -55,9 +58,28 @@ def _compile_parser(sub, targets) -> argparse.ArgumentParser:
         else:
             p.add_argument(option.flag, help=option.help)
     p.add_argument("--calibration_data", help=".pt file or folder of them used to calibrate quantization")
-    p.add_argument("--so_library", help="shared library with custom ops to load before export")
+    p.add_argument("-s", "--so_library", help="shared library with custom ops to load before export")
+    p.add_argument("--etrecord", action="store_true", help="also write <output>_etrecord.bin for executorch.devtools")
+    p.add_argument(
+        "--non_strict_export",
+        dest="strict_export",
+        action="store_false",
+        default=False,
+        help="torch.export without TorchDynamo (etarm's default)",
+    )
+    p.add_argument("--strict_export", action="store_true", help="torch.export with TorchDynamo (strict mode)")
+    p.add_argument("--enable_qdq_fusion_pass", action="store_true", help="accepted and ignored (deprecated upstream)")
+    for flag, reason in _REFUSED_FLAGS.items():
+        p.add_argument(flag, action="store_true", help=f"refused: {reason}")
     p.add_argument("--debug", action="store_true", help="show tracebacks")
     return p
+
+
+# aot_arm_compiler flags etarm does not implement, refused in one line with the reason.
+_REFUSED_FLAGS = {
+    "--direct_drive": "Ethos-U85 direct drive is not supported by etarm's Ethos-U runtime",
+    "--cortex-m-explicit-layout": "it applies to Cortex-M targets, which etarm does not offer yet",
+}
 
 
 def _passes_parser(sub) -> argparse.ArgumentParser:
@@ -109,6 +131,9 @@ def _run_compile(args, targets) -> int:
     from etarm.models import load_model
 
     start = time.perf_counter()
+    for flag in _REFUSED_FLAGS:
+        if getattr(args, flag.lstrip("-").replace("-", "_")):
+            raise EtarmError(f"{flag} is not available: {_REFUSED_FLAGS[flag]}")
     options = {option.name: getattr(args, option.name) for _family, option in targets.all_options()}
     targets.checked_options(args.target, options)
     if args.so_library:
@@ -117,7 +142,7 @@ def _run_compile(args, targets) -> int:
         if not os.path.isfile(args.so_library):
             raise EtarmError(f"--so_library '{args.so_library}' does not exist")
         torch.ops.load_library(args.so_library)
-    model, inputs = load_model(args.model_name)
+    model, inputs = load_model(args.model_name, args.model_input)
     _resume_gc()
     result = compile_model(
         model,
@@ -128,12 +153,17 @@ def _run_compile(args, targets) -> int:
         intermediates_dir=args.intermediates,
         calibration_data=args.calibration_data,
         target_options=options,
+        strict_export=args.strict_export,
+        etrecord=args.etrecord,
     )
     path = _output_path(args)
     if os.path.dirname(path):
         os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "wb") as f:
         f.write(result.pte)
+    if result.etrecord is not None:
+        with open(f"{os.path.splitext(path)[0]}_etrecord.bin", "wb") as f:
+            f.write(result.etrecord)
     seconds = time.perf_counter() - start
     total = time.perf_counter() - _PROCESS_START
     report = {

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import contextlib
+import copy
 import dataclasses
+import io
 import operator
 import time
 
@@ -31,6 +33,7 @@ class CompileResult:
     report: dict
     # quantize=True: the convert_pt2e'd model that was lowered (Q/DQ ops, runs in eager).
     quantized_model: torch.nn.Module | None = None
+    etrecord: bytes | None = None  # compile_model(etrecord=True)
 
 
 class _Timer:
@@ -134,6 +137,8 @@ def compile_model(
     calibration_data=None,
     quantizer=None,
     target_options: dict | None = None,
+    strict_export: bool = False,
+    etrecord: bool = False,
 ) -> CompileResult:
     """Compiles ``model`` for ``target``; the report follows the contract in DESIGN.md.
 
@@ -143,6 +148,9 @@ def compile_model(
     ``quantizer`` (a PT2E Quantizer; default: the target family's, etarm/<family>/target.py).
     ``target_options``: the target family's settings by name (e.g. Ethos-U's
     ``system_config``, ``memory_mode``, ``exact_composites``; see ``etarm compile --help``).
+    ``strict_export``: torch.export's strict mode (TorchDynamo tracing); etarm's default is
+    torch's non-strict tracing. ``etrecord``: also build an ETRecord (``result.etrecord``, the
+    bytes executorch.devtools' Inspector reads) from the edge and ExecuTorch programs.
     """
     timer = _Timer()
     partitioner = make_partitioner(target, intermediates_dir, target_options)
@@ -151,7 +159,7 @@ def compile_model(
     tosa_spec = getattr(compile_spec, "tosa_spec", None)
     check_quantize_option(target, tosa_spec, quantize)
     with timer.stage("export"):
-        exported = _export(model.eval(), example_inputs)
+        exported = _export(model.eval(), example_inputs, strict_export)
     quantized_model = None
     if quantize:
         with timer.stage("quantize"):
@@ -159,7 +167,7 @@ def compile_model(
             quantizer = quantizer or default_quantizer(target, compile_spec, target_options)
             quantized_model = quantize_program(exported, quantizer, batches)
         with timer.stage("export_quantized"):
-            exported = _export(quantized_model, example_inputs)
+            exported = _export(quantized_model, example_inputs, strict_export)
     with timer.stage("lower"), reuse_composite_op_scan():
         edge = to_edge_transform_and_lower(
             pipeline.run_program(Stage.EXPORTED, exported),
@@ -172,9 +180,12 @@ def compile_model(
     partitions = _partitions(edge_program)
     outputs_from = _outputs_from(edge_program)
     cpu_ops = _cpu_ops(edge_program, partitioner.rejections, delegate)
+    # to_executorch rewrites the edge program in place; the ETRecord needs it as it was.
+    edge_for_etrecord = copy.deepcopy(edge) if etrecord else None
     with timer.stage("to_executorch"):
         executorch_program = edge.to_executorch(ExecutorchBackendConfig(extract_delegate_segments=True))
         pte = executorch_program.buffer
+    etrecord_bytes = _etrecord(edge_for_etrecord, executorch_program, exported) if etrecord else None
     report = {
         "target": target,
         "quantized": quantize,
@@ -186,11 +197,20 @@ def compile_model(
         "pte_bytes": len(pte),
         "timings_s": timer.stages,
     }
-    return CompileResult(pte=pte, report=report, quantized_model=quantized_model)
+    return CompileResult(pte=pte, report=report, quantized_model=quantized_model, etrecord=etrecord_bytes)
 
 
-def _export(model: torch.nn.Module, example_inputs: tuple):
+def _etrecord(edge, executorch_program, exported) -> bytes:
+    # Imported on use: executorch.devtools adds ~1.8 s to every compile's start-up.
+    from executorch.devtools.etrecord import generate_etrecord
+
+    buffer = io.BytesIO()
+    generate_etrecord(buffer, edge, executorch_program, exported_program=exported)
+    return buffer.getvalue()
+
+
+def _export(model: torch.nn.Module, example_inputs: tuple, strict: bool):
     try:
-        return torch.export.export(model, example_inputs, strict=False)
+        return torch.export.export(model, example_inputs, strict=strict)
     except Exception as exc:
         raise EtarmError(f"torch.export failed: {type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}") from exc

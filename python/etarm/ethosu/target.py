@@ -11,7 +11,12 @@ from etarm.target_family import TargetFamily, TargetOption
 
 
 def _compile_spec(target: str, options: dict) -> EthosUCompileSpec:
-    return EthosUCompileSpec(target, system_config=options.get("system_config"), memory_mode=options.get("memory_mode"))
+    return EthosUCompileSpec(
+        target,
+        system_config=options.get("system_config"),
+        memory_mode=options.get("memory_mode"),
+        config_ini=options.get("config"),
+    )
 
 
 def _default_quantizer(spec: EthosUCompileSpec, options: dict) -> EthosUQuantizer:
@@ -30,6 +35,7 @@ ETHOS_U = TargetFamily(
     options=(
         TargetOption("system_config", "Ethos-U system configuration (Vela)"),
         TargetOption("memory_mode", "Ethos-U memory mode (Vela)"),
+        TargetOption("config", "a custom Vela configuration file (vela.ini) holding the system config and memory mode"),
         TargetOption(
             "exact_composites",
             "Ethos-U55/U65: keep layer norm and attention whole (int32 inside) instead of int8 steps",

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import sys
 
 import torch
 
@@ -16,35 +17,62 @@ from etarm.models import networks, zoo  # noqa: F401  (the built-in models regis
 from etarm.models.registry import BUILTIN, builtin_names
 
 
-def _load_file(path: str) -> tuple[torch.nn.Module, tuple]:
+def _as_inputs(value, where: str) -> tuple:
+    if isinstance(value, torch.Tensor):
+        value = (value,)
+    if isinstance(value, list):
+        value = tuple(value)
+    if not isinstance(value, tuple):
+        raise EtarmError(f"{where} must be a tuple of example tensors, not {type(value).__name__}")
+    return value
+
+
+def _load_inputs_file(path: str) -> tuple:
+    if not os.path.isfile(path):
+        raise EtarmError(f"model input file '{path}' does not exist")
+    try:
+        value = torch.load(path, weights_only=True)
+    except Exception as exc:
+        raise EtarmError(f"model input file '{path}' is not a torch.save'd tensor or tuple: {exc}") from exc
+    return _as_inputs(value, f"the model input in '{path}'")
+
+
+def _load_file(path: str, inputs_name: str = "ModelInputs") -> tuple[torch.nn.Module, tuple]:
     if not os.path.isfile(path):
         raise EtarmError(f"model file '{path}' does not exist")
     if not os.access(path, os.R_OK):
         raise EtarmError(f"model file '{path}' is not readable")
     spec = importlib.util.spec_from_file_location(f"etarm_user_model_{abs(hash(path))}", path)
     module = importlib.util.module_from_spec(spec)
+    # Strict export (TorchDynamo) looks the model's module up by name.
+    sys.modules[spec.name] = module
     try:
         spec.loader.exec_module(module)
     except Exception as exc:  # the user's code: any failure is reported, not raised
         raise EtarmError(f"model file '{path}' failed to load: {type(exc).__name__}: {exc}") from exc
-    missing = [n for n in ("ModelUnderTest", "ModelInputs") if not hasattr(module, n)]
+    missing = [n for n in ("ModelUnderTest", inputs_name) if not hasattr(module, n)]
     if missing:
         raise EtarmError(f"model file '{path}' does not define {' and '.join(missing)}")
-    model, inputs = module.ModelUnderTest, module.ModelInputs
+    model = module.ModelUnderTest
     if not isinstance(model, torch.nn.Module):
         raise EtarmError(f"ModelUnderTest in '{path}' is a {type(model).__name__}, not a torch.nn.Module instance")
-    if isinstance(inputs, torch.Tensor):
-        inputs = (inputs,)
-    if not isinstance(inputs, tuple):
-        raise EtarmError(f"ModelInputs in '{path}' must be a tuple of example tensors")
-    return model, inputs
+    return model, _as_inputs(getattr(module, inputs_name), f"{inputs_name} in '{path}'")
 
 
-def load_model(name_or_path: str) -> tuple[torch.nn.Module, tuple]:
-    if name_or_path in BUILTIN:
-        return BUILTIN[name_or_path]()
-    if name_or_path.endswith(".py") or os.sep in name_or_path:
-        return _load_file(name_or_path)
-    raise EtarmError(
-        f"unknown model '{name_or_path}': give a .py model file or one of {', '.join(builtin_names())}"
-    )
+def load_model(name_or_path: str, model_input: str | None = None) -> tuple[torch.nn.Module, tuple]:
+    """The model and its example inputs. ``model_input`` (aot_arm_compiler's --model_input): a
+    .pt/.pth file of example inputs, or the name of the variable holding them in the model file
+    (instead of ModelInputs)."""
+    from_file = name_or_path not in BUILTIN and (name_or_path.endswith(".py") or os.sep in name_or_path)
+    if name_or_path not in BUILTIN and not from_file:
+        raise EtarmError(
+            f"unknown model '{name_or_path}': give a .py model file or one of {', '.join(builtin_names())}"
+        )
+    inputs_file = model_input if model_input and model_input.endswith((".pt", ".pth")) else None
+    if model_input and not inputs_file and not from_file:
+        raise EtarmError(f"--model_input '{model_input}' names a variable, which needs a .py model file")
+    if from_file:
+        model, inputs = _load_file(name_or_path, model_input if model_input and not inputs_file else "ModelInputs")
+    else:
+        model, inputs = BUILTIN[name_or_path]()
+    return model, _load_inputs_file(inputs_file) if inputs_file else inputs

@@ -1,0 +1,88 @@
+"""The flags of executorch 1.5.1's aot_arm_compiler that `etarm compile` takes, each doing what
+it does there (the README's flags table lists every one)."""
+
+import json
+
+import pytest
+import torch
+from executorch.devtools.etrecord import parse_etrecord
+
+from etarm.ethosu.vela_config import bundled_config_path
+from etarm.testing.cli import run_cli
+
+MODEL = """
+import torch
+class Net(torch.nn.Module):
+    def forward(self, x):
+        return torch.relu(x) * 2
+ModelUnderTest = Net()
+ModelInputs = (torch.randn(2, 3),)
+WideInputs = (torch.randn(4, 8),)
+"""
+
+
+@pytest.fixture
+def model_file(tmp_path):
+    path = tmp_path / "net.py"
+    path.write_text(MODEL)
+    return path
+
+
+def compile_ok(*args):
+    done = run_cli("compile", *args)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return done
+
+
+def report_inputs(path):
+    return [i["shape"] for i in json.loads(path.read_text())["inputs"]]
+
+
+def test_model_input_names_a_variable_of_the_model_file(tmp_path, model_file):
+    compile_ok("-m", str(model_file), "--model_input", "WideInputs", "-o", str(tmp_path / "a.pte"), "--report", str(tmp_path / "a.json"))
+    assert report_inputs(tmp_path / "a.json") == [[4, 8]]
+
+
+def test_model_input_reads_a_pt_file(tmp_path, model_file):
+    torch.save((torch.randn(3, 7),), tmp_path / "inputs.pt")
+    compile_ok("-m", str(model_file), "--model_input", str(tmp_path / "inputs.pt"), "-o", str(tmp_path / "b.pte"), "--report", str(tmp_path / "b.json"))
+    assert report_inputs(tmp_path / "b.json") == [[3, 7]]
+
+
+def test_etrecord_is_written_beside_the_pte_and_parses(tmp_path, model_file):
+    compile_ok("-m", str(model_file), "--etrecord", "-o", str(tmp_path / "net.pte"))
+    record = parse_etrecord(str(tmp_path / "net_etrecord.bin"))
+    assert record.edge_dialect_program is not None
+    assert record._debug_handle_map  # what the Inspector maps runtime events back with
+
+
+def test_config_names_a_custom_vela_ini(tmp_path):
+    # A board of our own: the bundled Ethos-U55 system config under another name, found only
+    # in the custom file.
+    ini = bundled_config_path()
+    custom = open(ini).read().replace("[System_Config.Ethos_U55_High_End_Embedded]", "[System_Config.Our_Board]")
+    (tmp_path / "vela.ini").write_text(custom)
+    common = ["-m", "add", "-t", "ethos-u55-128", "-q", "-o", str(tmp_path / "add.pte"), "--system_config", "Our_Board"]
+    compile_ok(*common, "--config", str(tmp_path / "vela.ini"))
+    without = run_cli("compile", *common)
+    assert without.returncode == 2 and "Our_Board" in without.stderr
+
+
+@pytest.mark.parametrize(
+    "flags, message",
+    [
+        (["--config", "vela.ini"], "etarm: error: --config applies to Ethos-U targets only, not 'TOSA-1.0+FP'"),
+        (["--direct_drive"], "etarm: error: --direct_drive is not available: Ethos-U85 direct drive"),
+        (["--cortex-m-explicit-layout"], "etarm: error: --cortex-m-explicit-layout is not available"),
+        (["-s", "no_such_library.so"], "etarm: error: --so_library 'no_such_library.so' does not exist"),
+    ],
+)
+def test_flags_that_do_not_apply_are_refused_in_one_line(tmp_path, flags, message):
+    done = run_cli("compile", "-m", "add", "-t", "TOSA-1.0+FP", "-o", str(tmp_path / "x.pte"), *flags)
+    assert done.returncode == 2
+    assert done.stderr.strip().startswith(message) and len(done.stderr.strip().splitlines()) == 1, done.stderr
+
+
+def test_export_modes_and_the_deprecated_fusion_flag(tmp_path, model_file):
+    for flags in (["--strict_export"], ["--non_strict_export"], ["--enable_qdq_fusion_pass"]):
+        compile_ok("-m", str(model_file), "-o", str(tmp_path / "net.pte"), *flags)
