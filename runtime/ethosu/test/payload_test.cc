@@ -488,14 +488,24 @@ TEST(EthosUPayload, ExecuteErrors) {
     std::function<Error()> run;
     Error expected;
   };
-  // Executes with argument `index` of dtype `type` instead of the one the payload expects.
-  auto retyped = [&](size_t index, ScalarType type) {
-    return [&, index, type] {
-      auto t = full_types();
-      t[index] = type;
-      Args a = make_args(spec, t);
+  // Executes with arguments made for `s` and `types`, which the payload does not expect.
+  auto mismatched = [&instance](const Spec& s, const std::vector<ScalarType>& types) {
+    return [&instance, s, types] {
+      Args a = make_args(s, types);
       return instance.execute(a.values);
     };
+  };
+  // The payload's dtypes, with `type` at `index`.
+  auto retyped = [](size_t index, ScalarType type) {
+    std::vector<ScalarType> t = full_types();
+    t[index] = type;
+    return t;
+  };
+  // The payload's spec, with shapes changed by `edit`.
+  auto reshaped = [&spec](const std::function<void(Spec&)>& edit) {
+    Spec s = spec;
+    edit(s);
+    return s;
   };
   const std::vector<Case> cases = {
       {"one argument too few",
@@ -512,33 +522,15 @@ TEST(EthosUPayload, ExecuteErrors) {
        },
        Error::InvalidArgument},
       {"no arguments", [&] { return instance.execute({}); }, Error::InvalidArgument},
-      {"float input", retyped(0, ScalarType::Float), Error::InvalidArgument},
-      {"uint8 input for an int8 entry", retyped(0, ScalarType::Byte), Error::InvalidArgument},
-      {"int64 input for an int8 entry", retyped(0, ScalarType::Long), Error::InvalidArgument},
-      {"int16 output for an int8 entry", retyped(3, ScalarType::Short), Error::InvalidArgument},
-      {"same bytes, other shape",
-       [&] {
-         Spec s = spec;
-         s.inputs[0].shape = {1, 3, 16};
-         Args a = make_args(s, full_types());
-         return instance.execute(a.values);
-       },
+      {"float input", mismatched(spec, retyped(0, ScalarType::Float)), Error::InvalidArgument},
+      {"uint8 input for an int8 entry", mismatched(spec, retyped(0, ScalarType::Byte)), Error::InvalidArgument},
+      {"int64 input for an int8 entry", mismatched(spec, retyped(0, ScalarType::Long)), Error::InvalidArgument},
+      {"int16 output for an int8 entry", mismatched(spec, retyped(3, ScalarType::Short)), Error::InvalidArgument},
+      {"same bytes, other shape", mismatched(reshaped([](Spec& s) { s.inputs[0].shape = {1, 3, 16}; }), full_types()),
        Error::InvalidArgument},
-      {"output too large",
-       [&] {
-         Spec s = spec;
-         s.outputs[0].shape = {1, 3, 4, 5};
-         Args a = make_args(s, full_types());
-         return instance.execute(a.values);
-       },
+      {"output too large", mismatched(reshaped([](Spec& s) { s.outputs[0].shape = {1, 3, 4, 5}; }), full_types()),
        Error::InvalidArgument},
-      {"rank-5 input given as rank 4",
-       [&] {
-         Spec s = spec;
-         s.inputs[2].shape = {2, 2, 3, 2};
-         Args a = make_args(s, full_types());
-         return instance.execute(a.values);
-       },
+      {"rank-5 input given as rank 4", mismatched(reshaped([](Spec& s) { s.inputs[2].shape = {2, 2, 3, 2}; }), full_types()),
        Error::InvalidArgument},
       {"channels-last input",
        [&] {
