@@ -227,5 +227,10 @@ def _exit_without_teardown(code: int) -> None:
     os._exit(code)
 
 
-if __name__ == "__main__":
+def console_main() -> None:
+    """The `etarm` command of the wheel (python/BUILD.bazel)."""
     _exit_without_teardown(main())
+
+
+if __name__ == "__main__":
+    console_main()

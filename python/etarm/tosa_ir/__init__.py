@@ -1,0 +1,1 @@
+"""The TOSA IR etarm builds: specifications, the graph, dtype mapping, quantization parameters."""
