@@ -14,6 +14,7 @@ import sys
 import time
 import traceback
 
+from etarm import progress
 from etarm.errors import EtarmError
 from etarm.working_directory import user_working_directory
 
@@ -144,18 +145,19 @@ def _run_compile(args, targets) -> int:
         torch.ops.load_library(args.so_library)
     model, inputs = load_model(args.model_name, args.model_input)
     _resume_gc()
-    result = compile_model(
-        model,
-        inputs,
-        args.target,
-        quantize=args.quantize,
-        delegate=args.delegate,
-        intermediates_dir=args.intermediates,
-        calibration_data=args.calibration_data,
-        target_options=options,
-        strict_export=args.strict_export,
-        etrecord=args.etrecord,
-    )
+    with progress.reporting_to(progress.for_stream(sys.stderr)):
+        result = compile_model(
+            model,
+            inputs,
+            args.target,
+            quantize=args.quantize,
+            delegate=args.delegate,
+            intermediates_dir=args.intermediates,
+            calibration_data=args.calibration_data,
+            target_options=options,
+            strict_export=args.strict_export,
+            etrecord=args.etrecord,
+        )
     path = _output_path(args)
     if os.path.dirname(path):
         os.makedirs(os.path.dirname(path), exist_ok=True)

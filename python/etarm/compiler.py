@@ -11,7 +11,7 @@ import time
 
 import torch
 
-from etarm import lazy_inductor_pass
+from etarm import lazy_inductor_pass, progress
 
 lazy_inductor_pass.install()  # before ExecuTorch imports the pass (see the module)
 
@@ -44,7 +44,8 @@ class _Timer:
     def stage(self, name: str):
         start = time.perf_counter()
         try:
-            yield
+            with progress.current().step(name.replace("_", " ")):
+                yield
         finally:
             self.stages[name] = round(time.perf_counter() - start, 4)
 

@@ -23,6 +23,7 @@ from executorch.exir.backend.backend_details import BackendDetails, PreprocessRe
 from executorch.exir.backend.compile_spec_schema import CompileSpec
 from torch.export import ExportedProgram
 
+from etarm import progress
 from etarm.errors import EtarmError
 from etarm.ethosu import npu_rules
 from etarm.ethosu.compile_spec import EthosUCompileSpec
@@ -136,7 +137,8 @@ class EthosUBackend(BackendDetails):
             if violations:
                 raise EtarmError(violations_message(violations, spec, node_ops))
             try:
-                vela = run_vela(tosa_path, spec, out_dir)
+                with progress.current().step(f"Vela for {spec.target}: {name}"):
+                    vela = run_vela(tosa_path, spec, out_dir)
             except VelaError as exc:
                 raise VelaError(vela_failure_message(exc, lowering.graph, spec, node_ops)) from None
         payload = build_payload(vela, lowering.inputs, lowering.outputs)

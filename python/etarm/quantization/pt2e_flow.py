@@ -14,6 +14,7 @@ from typing import Iterable
 import torch
 from torch.export import ExportedProgram
 
+from etarm import progress
 from etarm.errors import EtarmError
 
 
@@ -65,7 +66,8 @@ def quantize_program(exported: ExportedProgram, quantizer, batches: list[tuple])
 
     prepared = prepare_pt2e(exported.module(), quantizer)
     with torch.no_grad():
-        for batch in batches:
+        for done, batch in enumerate(batches, 1):
+            progress.current().count("calibrating", done, len(batches))
             try:
                 prepared(*batch)
             except Exception as exc:
