@@ -69,6 +69,12 @@ def _compile_parser(sub, targets) -> argparse.ArgumentParser:
         help="torch.export without TorchDynamo (etarm's default)",
     )
     p.add_argument("--strict_export", action="store_true", help="torch.export with TorchDynamo (strict mode)")
+    p.add_argument(
+        "--enable_debug_mode",
+        choices=("json", "tosa"),
+        help="write <output>_debug.json: every TOSA operator's ATen node and source line; "
+        "tosa: also each partition's .tosa in <output>_tosa/",
+    )
     p.add_argument("--enable_qdq_fusion_pass", action="store_true", help="accepted and ignored (deprecated upstream)")
     for flag, reason in _REFUSED_FLAGS.items():
         p.add_argument(flag, action="store_true", help=f"refused: {reason}")
@@ -145,6 +151,9 @@ def _run_compile(args, targets) -> int:
         torch.ops.load_library(args.so_library)
     model, inputs = load_model(args.model_name, args.model_input)
     _resume_gc()
+    path = _output_path(args)
+    stem = os.path.splitext(path)[0]
+    intermediates = args.intermediates or (f"{stem}_tosa" if args.enable_debug_mode == "tosa" else None)
     with progress.reporting_to(progress.for_stream(sys.stderr)):
         result = compile_model(
             model,
@@ -152,20 +161,22 @@ def _run_compile(args, targets) -> int:
             args.target,
             quantize=args.quantize,
             delegate=args.delegate,
-            intermediates_dir=args.intermediates,
+            intermediates_dir=intermediates,
             calibration_data=args.calibration_data,
             target_options=options,
             strict_export=args.strict_export,
             etrecord=args.etrecord,
         )
-    path = _output_path(args)
     if os.path.dirname(path):
         os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "wb") as f:
         f.write(result.pte)
     if result.etrecord is not None:
-        with open(f"{os.path.splitext(path)[0]}_etrecord.bin", "wb") as f:
+        with open(f"{stem}_etrecord.bin", "wb") as f:
             f.write(result.etrecord)
+    if args.enable_debug_mode:
+        with open(f"{stem}_debug.json", "w") as f:
+            json.dump({"target": args.target, "partitions": result.debug_map}, f, indent=2)
     seconds = time.perf_counter() - start
     total = time.perf_counter() - _PROCESS_START
     report = {

@@ -7,6 +7,7 @@ import copy
 import dataclasses
 import io
 import operator
+import re
 import time
 
 import torch
@@ -34,6 +35,8 @@ class CompileResult:
     # quantize=True: the convert_pt2e'd model that was lowered (Q/DQ ops, runs in eager).
     quantized_model: torch.nn.Module | None = None
     etrecord: bytes | None = None  # compile_model(etrecord=True)
+    # Per partition, each TOSA operator's ATen node and source line (etarm compile --enable_debug_mode).
+    debug_map: list | None = None
 
 
 class _Timer:
@@ -69,6 +72,7 @@ def _partitions(edge_program) -> list[dict]:
             }
         )
         info = dict(lowered.meta.get("_delegate_info_meta") or {})
+        info.pop("tosa_op_origins", None)  # in the debug map instead
         inputs_from = [user_inputs.index(a.name) if a.name in user_inputs else None for a in call.args[1:]]
         partitions.append(
             {
@@ -79,6 +83,41 @@ def _partitions(edge_program) -> list[dict]:
                 "inputs_from": inputs_from,
             }
         )
+    return partitions
+
+
+_FRAME = re.compile(r'File "([^"]+)", line (\d+), in (\S+)')
+
+
+def _source_of(node: torch.fx.Node | None) -> str | None:
+    """The innermost frame of the user's code that produced ``node`` (file:line in function)."""
+    trace = (node.meta.get("stack_trace") or "") if node is not None else ""
+    frames = _FRAME.findall(trace)
+    if not frames:
+        return None
+    path, line, function = frames[-1]
+    return f"{path}:{line} in {function}"
+
+
+def _debug_map(edge_program) -> list[dict]:
+    """Per partition, every TOSA operator with the ATen node it came from and the source line."""
+    partitions = []
+    for index, (_name, lowered, _call) in enumerate(get_lowered_submodules(edge_program.graph_module)):
+        info = lowered.meta.get("_delegate_info_meta") or {}
+        nodes = {n.name: n for n in lowered.original_module.graph.nodes}
+        operators = []
+        for position, (tosa_op, origin) in enumerate(zip(info.get("tosa_ops", []), info.get("tosa_op_origins", []))):
+            node = nodes.get(origin)
+            operators.append(
+                {
+                    "index": position,
+                    "tosa_op": tosa_op,
+                    "node": origin,
+                    "aten_op": op_name(node.target) if node is not None and node.op == "call_function" else None,
+                    "source": _source_of(node),
+                }
+            )
+        partitions.append({"partition": index, "backend": lowered.backend_id, "operators": operators})
     return partitions
 
 
@@ -179,6 +218,7 @@ def compile_model(
     edge_program = edge.exported_program()
     # Read before to_executorch, which rewrites the graph in place (out variants, allocs).
     partitions = _partitions(edge_program)
+    debug_map = _debug_map(edge_program)
     outputs_from = _outputs_from(edge_program)
     cpu_ops = _cpu_ops(edge_program, partitioner.rejections, delegate)
     # to_executorch rewrites the edge program in place; the ETRecord needs it as it was.
@@ -198,7 +238,9 @@ def compile_model(
         "pte_bytes": len(pte),
         "timings_s": timer.stages,
     }
-    return CompileResult(pte=pte, report=report, quantized_model=quantized_model, etrecord=etrecord_bytes)
+    return CompileResult(
+        pte=pte, report=report, quantized_model=quantized_model, etrecord=etrecord_bytes, debug_map=debug_map
+    )
 
 
 def _etrecord(edge, executorch_program, exported) -> bytes:

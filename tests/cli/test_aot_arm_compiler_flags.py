@@ -86,3 +86,33 @@ def test_flags_that_do_not_apply_are_refused_in_one_line(tmp_path, flags, messag
 def test_export_modes_and_the_deprecated_fusion_flag(tmp_path, model_file):
     for flags in (["--strict_export"], ["--non_strict_export"], ["--enable_qdq_fusion_pass"]):
         compile_ok("-m", str(model_file), "-o", str(tmp_path / "net.pte"), *flags)
+
+
+DEBUG_MODEL = """
+import torch
+class Net(torch.nn.Module):
+    def forward(self, x, y):
+        s = x + y
+        return torch.sigmoid(s) * x
+ModelUnderTest = Net()
+ModelInputs = (torch.randn(2, 3), torch.randn(2, 3))
+"""
+
+
+@pytest.mark.parametrize("mode", ["json", "tosa"])
+def test_debug_mode_maps_every_tosa_operator_to_its_node_and_source_line(tmp_path, mode):
+    model = tmp_path / "dbg.py"
+    model.write_text(DEBUG_MODEL)
+    compile_ok("-m", str(model), "-t", "TOSA-1.0+FP", "-o", str(tmp_path / "dbg.pte"), "--enable_debug_mode", mode)
+    debug = json.loads((tmp_path / "dbg_debug.json").read_text())
+    (partition,) = debug["partitions"]
+    operators = partition["operators"]
+    assert [op["index"] for op in operators] == list(range(len(operators)))
+    by_aten = {op["aten_op"]: op["source"] for op in operators}
+    assert by_aten == {
+        "aten.add.Tensor": f"{model}:5 in forward",
+        "aten.sigmoid.default": f"{model}:6 in forward",
+        "aten.mul.Tensor": f"{model}:6 in forward",
+    }
+    assert {op["tosa_op"] for op in operators} >= {"ADD", "SIGMOID", "MUL"}
+    assert (tmp_path / "dbg_tosa" / "partition_0.tosa").exists() == (mode == "tosa")

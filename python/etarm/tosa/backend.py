@@ -22,6 +22,8 @@ def partition_info(lowering: TosaLowering, seconds: float, **extra) -> dict:
         "outputs": lowering.outputs,
         "tosa_bytes": len(lowering.flatbuffer),
         "lowering_seconds": round(seconds, 4),
+        # Per TOSA operator, the fx node whose visitor emitted it (compile_model's debug map).
+        "tosa_op_origins": [op.origin for op in lowering.graph.ops] if lowering.graph else [],
         **extra,
     }
 
