@@ -5,13 +5,6 @@
 namespace etarm {
 namespace kernels {
 
-void call_out_kernel(KernelRuntimeContext& ctx, Span<EValue*> stack, const char* op, size_t n_args, OutKernelFn body) {
-  const Tensor* self = tensor_arg(stack, 0);
-  const Tensor* out = tensor_arg(stack, n_args - 1);
-  ETARM_KERNEL_CHECK(ctx, stack.size() == n_args + 1 && self && out, "%s: bad arguments", op);
-  body(ctx, stack, *self, *out);
-}
-
 bool broadcast_shape(const Tensor& a, const Tensor& b, int32_t* sizes, size_t* dim) {
   const size_t n = static_cast<size_t>(a.dim() > b.dim() ? a.dim() : b.dim());
   if (n > kMaxDim) {
@@ -59,13 +52,20 @@ void BroadcastWalker::next() {
   }
 }
 
-void strided_copy(const Tensor& in, const Tensor& out, const int32_t* in_strides) {
-  const auto* src = static_cast<const uint8_t*>(in.const_data_ptr());
-  auto* dst = static_cast<uint8_t*>(out.mutable_data_ptr());
-  const size_t elem = in.element_size();
-  BroadcastWalker w(out.sizes().data(), out.dim(), in_strides, out.strides().data());
-  for (ssize_t i = 0; i < in.numel(); ++i, w.next()) {
-    std::memmove(dst + w.b() * elem, src + w.a() * elem, elem);
+void strided_copy(
+    const void* src,
+    void* dst,
+    size_t elem,
+    const int32_t* sizes,
+    size_t dim,
+    const int32_t* src_strides,
+    const int32_t* dst_strides,
+    size_t numel) {
+  const auto* s = static_cast<const uint8_t*>(src);
+  auto* d = static_cast<uint8_t*>(dst);
+  BroadcastWalker w(sizes, dim, src_strides, dst_strides);
+  for (size_t i = 0; i < numel; ++i, w.next()) {
+    std::memmove(d + w.b() * elem, s + w.a() * elem, elem);
   }
 }
 

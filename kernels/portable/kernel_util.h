@@ -9,13 +9,10 @@
 
 #include <executorch/runtime/core/evalue.h>
 #include <executorch/runtime/core/exec_aten/util/dim_order_util.h>
-#include <executorch/runtime/core/exec_aten/util/scalar_type_util.h>
 #include <executorch/runtime/core/exec_aten/util/tensor_util.h>
 #include <executorch/runtime/kernel/kernel_runtime_context.h>
 #include <executorch/runtime/kernel/operator_registry.h>
 #include <executorch/runtime/platform/log.h>
-
-#include "runtime/executorch_names.h"
 
 // Fails the kernel with InvalidArgument (and logs) when `cond` does not hold.
 #define ETARM_KERNEL_CHECK(ctx, cond, ...)                  \
@@ -28,38 +25,23 @@
   } while (0)
 
 // Registers `fn` under the operator name `name` ("aten::add.out") at static-init time.
-#define ETARM_REGISTER_KERNEL(name, fn) ETARM_REGISTER_OP_FUNCTION(name, fn, fn)
-
-// Registers `fn`, an OutKernelFn, for the out-variant op `name` whose schema has `n_args`
-// arguments (see call_out_kernel).
-#define ETARM_REGISTER_OUT_KERNEL(name, fn, n_args)                                       \
-  ETARM_REGISTER_OP_FUNCTION(                                                              \
-      name, fn,                                                                            \
-      [](::executorch::runtime::KernelRuntimeContext& ctx,                                 \
-         ::executorch::runtime::Span<::executorch::runtime::EValue*> stack) {              \
-        ::etarm::kernels::call_out_kernel(ctx, stack, name, n_args, fn);                   \
-      })
-
-// What both expand to: `id` names the variable the registration's result initialises.
-#define ETARM_REGISTER_OP_FUNCTION(name, id, op_function)                                           \
-  namespace {                                                                                       \
-  const ::executorch::runtime::Error etarm_registered_##id =                                        \
-      ::executorch::runtime::register_kernel(::executorch::runtime::Kernel(name, op_function));     \
+#define ETARM_REGISTER_KERNEL(name, fn)                                              \
+  namespace {                                                                        \
+  const ::executorch::runtime::Error etarm_registered_##fn =                         \
+      ::executorch::runtime::register_kernel(::executorch::runtime::Kernel(name, fn)); \
   }
 
 namespace etarm {
 namespace kernels {
 
+using executorch::aten::ScalarType;
+using executorch::aten::Tensor;
+using executorch::runtime::ArrayRef;
+using executorch::runtime::EValue;
+using executorch::runtime::KernelRuntimeContext;
+using executorch::runtime::Span;
+
 constexpr size_t kMaxDim = executorch::runtime::kTensorDimensionLimit;
-
-// The body of an out-variant kernel: `self` and `out` are its first and last arguments; it
-// reads the others from `stack` by index.
-using OutKernelFn = void (*)(KernelRuntimeContext& ctx, Span<EValue*> stack, const Tensor& self, const Tensor& out);
-
-// Runs `body` for the out-variant op `op` whose schema has `n_args` arguments. The boxed stack
-// holds those arguments, `self` first and `out` last, then the returned value (out again); a
-// stack of another size, or a self or out that is not a tensor, fails the kernel instead.
-void call_out_kernel(KernelRuntimeContext& ctx, Span<EValue*> stack, const char* op, size_t n_args, OutKernelFn body);
 
 inline Tensor* tensor_arg(Span<EValue*> s, size_t i) {
   return i < s.size() && s[i]->isTensor() ? &s[i]->toTensor() : nullptr;
@@ -75,11 +57,6 @@ inline bool int_arg(Span<EValue*> s, size_t i, int64_t* v) {
   }
   *v = s[i]->toInt();
   return true;
-}
-
-// An optional int (`int?`, `ScalarType?`): None leaves *v, the default, as it is.
-inline bool optional_int_arg(Span<EValue*> s, size_t i, int64_t* v) {
-  return is_none_arg(s, i) || int_arg(s, i, v);
 }
 
 inline bool bool_arg(Span<EValue*> s, size_t i, bool* v) {
@@ -131,11 +108,6 @@ inline bool resize_out(const Tensor& out, const int32_t* sizes, size_t dim) {
   return executorch::runtime::resize_tensor(out, ArrayRef<int32_t>(sizes, dim)) == executorch::runtime::Error::Ok;
 }
 
-// Resizes `out` to the shape of `in`, which must have out's rank.
-inline bool resize_like(const Tensor& out, const Tensor& in) {
-  return out.dim() == in.dim() && resize_out(out, in.sizes().data(), in.dim());
-}
-
 inline bool same_shape(const Tensor& a, const Tensor& b) {
   if (a.dim() != b.dim()) {
     return false;
@@ -156,17 +128,6 @@ inline bool wrap_dim(int64_t dim, int64_t rank, int64_t* out) {
   }
   *out = dim < 0 ? dim + r : dim;
   return true;
-}
-
-// The arguments quantized_decomposed's dequantize ops end with, from stack index `i`: int
-// quant_min, int quant_max (unused: the input already lies in range), ScalarType dtype (in's)
-// and ScalarType? out_dtype (Float or None); whether they are that, for a Float `out`.
-inline bool dequantize_args(Span<EValue*> s, size_t i, const Tensor& in, const Tensor& out) {
-  constexpr auto kFloat = static_cast<int64_t>(ScalarType::Float);
-  int64_t qmin, qmax, dtype, out_dtype = kFloat;
-  return int_arg(s, i, &qmin) && int_arg(s, i + 1, &qmax) && int_arg(s, i + 2, &dtype) &&
-      optional_int_arg(s, i + 3, &out_dtype) && static_cast<int64_t>(in.scalar_type()) == dtype &&
-      out_dtype == kFloat && out.scalar_type() == ScalarType::Float;
 }
 
 // Broadcast shape of a and b (numpy rules); false if incompatible.
@@ -197,24 +158,41 @@ class BroadcastWalker {
   size_t off_b_ = 0;
 };
 
-// Fills `out` (of in's dtype and element count) from `in`: the element of out at a logical
-// index i (over out's shape) is in's element at offset in_strides . i.
-void strided_copy(const Tensor& in, const Tensor& out, const int32_t* in_strides);
+// Copies `numel` elements of `elem` bytes laid out over `sizes`: the source element at a
+// logical index is at offset src_strides . index, the destination one at dst_strides . index.
+void strided_copy(
+    const void* src,
+    void* dst,
+    size_t elem,
+    const int32_t* sizes,
+    size_t dim,
+    const int32_t* src_strides,
+    const int32_t* dst_strides,
+    size_t numel);
 
 // c = a @ b for row-major float matrices a (m x k), b (k x n) and c (m x n).
 void matmul_float(const float* a, const float* b, float* c, int32_t m, int32_t k, int32_t n);
 
-// Calls fn(Q{}) (a type tag) with Q the one of the C types Qs whose dtype is `dtype`; false,
-// without calling it, when none is.
-template <typename... Qs, typename Fn>
-bool visit_type(ScalarType dtype, Fn fn) {
-  return ((dtype == executorch::runtime::CppTypeToScalarType<Qs>::value && (fn(Qs{}), true)) || ...);
-}
-
-// visit_type over the quantized integer dtypes (Char, Byte, Short, Int).
+// Calls fn(Q{}) (a type tag) with Q the C type of a quantized integer dtype (Char, Byte, Short, Int);
+// false, without calling it, for any other dtype.
 template <typename Fn>
 bool visit_quantized_int_type(ScalarType dtype, Fn fn) {
-  return visit_type<int8_t, uint8_t, int16_t, int32_t>(dtype, fn);
+  switch (dtype) {
+    case ScalarType::Char:
+      fn(int8_t{});
+      return true;
+    case ScalarType::Byte:
+      fn(uint8_t{});
+      return true;
+    case ScalarType::Short:
+      fn(int16_t{});
+      return true;
+    case ScalarType::Int:
+      fn(int32_t{});
+      return true;
+    default:
+      return false;
+  }
 }
 
 // out = op(a, b) elementwise on float tensors, with broadcasting.

@@ -18,33 +18,35 @@ bool spatial(ArrayRef<int64_t> list, size_t i, size_t n, int64_t* v) {
   return true;
 }
 
-void convolution_out(KernelRuntimeContext& ctx, Span<EValue*> stack, const Tensor& in, const Tensor& out) {
+void convolution_out(KernelRuntimeContext& ctx, Span<EValue*> stack) {
+  const Tensor* in = tensor_arg(stack, 0);
   const Tensor* w = tensor_arg(stack, 1);
   const Tensor* bias = tensor_arg(stack, 2);
+  const Tensor* out = tensor_arg(stack, 9);
   ArrayRef<int64_t> stride_l, padding_l, dilation_l, output_padding_l;
   bool transposed;
   int64_t groups;
   ETARM_KERNEL_CHECK(
       ctx,
-      w && (bias || is_none_arg(stack, 2)) && int_list_arg(stack, 3, &stride_l) &&
+      stack.size() == 11 && in && w && out && (bias || is_none_arg(stack, 2)) && int_list_arg(stack, 3, &stride_l) &&
           int_list_arg(stack, 4, &padding_l) && int_list_arg(stack, 5, &dilation_l) &&
           bool_arg(stack, 6, &transposed) && int_list_arg(stack, 7, &output_padding_l) && int_arg(stack, 8, &groups),
       "convolution.out: bad arguments");
   ETARM_KERNEL_CHECK(ctx, !transposed, "convolution.out: transposed convolution is not supported");
   ETARM_KERNEL_CHECK(
       ctx,
-      in.scalar_type() == ScalarType::Float && w->scalar_type() == ScalarType::Float &&
-          out.scalar_type() == ScalarType::Float && (!bias || bias->scalar_type() == ScalarType::Float),
+      in->scalar_type() == ScalarType::Float && w->scalar_type() == ScalarType::Float &&
+          out->scalar_type() == ScalarType::Float && (!bias || bias->scalar_type() == ScalarType::Float),
       "convolution.out: float only");
-  const ssize_t rank = in.dim();
+  const ssize_t rank = in->dim();
   ETARM_KERNEL_CHECK(
-      ctx, (rank == 3 || rank == 4) && w->dim() == rank && out.dim() == rank, "convolution.out: 1-D or 2-D only");
+      ctx, (rank == 3 || rank == 4) && w->dim() == rank && out->dim() == rank, "convolution.out: 1-D or 2-D only");
   ETARM_KERNEL_CHECK(
-      ctx, contiguous(in) && contiguous(*w) && contiguous(out) && (!bias || contiguous(*bias)),
+      ctx, contiguous(*in) && contiguous(*w) && contiguous(*out) && (!bias || contiguous(*bias)),
       "convolution.out: contiguous tensors only");
   const size_t n_spatial = static_cast<size_t>(rank - 2);
-  const int64_t batch = in.size(0);
-  const int64_t in_c = in.size(1);
+  const int64_t batch = in->size(0);
+  const int64_t in_c = in->size(1);
   const int64_t out_c = w->size(0);
   ETARM_KERNEL_CHECK(
       ctx, groups >= 1 && in_c % groups == 0 && out_c % groups == 0 && w->size(1) == in_c / groups,
@@ -54,7 +56,7 @@ void convolution_out(KernelRuntimeContext& ctx, Span<EValue*> stack, const Tenso
   int64_t in_sz[2] = {1, 1}, k_sz[2] = {1, 1}, s[2] = {1, 1}, p[2] = {0, 0}, d[2] = {1, 1}, o_sz[2] = {1, 1};
   for (size_t i = 0; i < n_spatial; ++i) {
     const size_t j = i + 2 - n_spatial;
-    in_sz[j] = in.size(2 + i);
+    in_sz[j] = in->size(2 + i);
     k_sz[j] = w->size(2 + i);
     ETARM_KERNEL_CHECK(
         ctx,
@@ -74,15 +76,15 @@ void convolution_out(KernelRuntimeContext& ctx, Span<EValue*> stack, const Tenso
   for (size_t i = 0; i < n_spatial; ++i) {
     sizes[2 + i] = static_cast<int32_t>(o_sz[i + 2 - n_spatial]);
   }
-  ETARM_KERNEL_CHECK(ctx, resize_out(out, sizes, rank), "convolution.out: bad output shape");
+  ETARM_KERNEL_CHECK(ctx, resize_out(*out, sizes, rank), "convolution.out: bad output shape");
   ETARM_KERNEL_CHECK(
-      ctx, has_data(in) && has_data(*w) && has_data(out) && (!bias || has_data(*bias)),
+      ctx, has_data(*in) && has_data(*w) && has_data(*out) && (!bias || has_data(*bias)),
       "convolution.out: tensor without data");
 
-  const float* x = in.const_data_ptr<float>();
+  const float* x = in->const_data_ptr<float>();
   const float* wt = w->const_data_ptr<float>();
   const float* b = bias ? bias->const_data_ptr<float>() : nullptr;
-  float* y = out.mutable_data_ptr<float>();
+  float* y = out->mutable_data_ptr<float>();
   const int64_t cg_in = in_c / groups;
   const int64_t cg_out = out_c / groups;
   for (int64_t n = 0; n < batch; ++n) {
@@ -115,6 +117,6 @@ void convolution_out(KernelRuntimeContext& ctx, Span<EValue*> stack, const Tenso
 }
 
 } // namespace
-ETARM_REGISTER_OUT_KERNEL("aten::convolution.out", convolution_out, 10)
+ETARM_REGISTER_KERNEL("aten::convolution.out", convolution_out)
 } // namespace kernels
 } // namespace etarm

@@ -20,37 +20,40 @@ void quantize(const float* x, Q* q, ssize_t n, float inv_scale, int64_t zp, int6
   }
 }
 
-void quantize_per_tensor_out(KernelRuntimeContext& ctx, Span<EValue*> stack, const Tensor& in, const Tensor& out) {
+void quantize_per_tensor_out(KernelRuntimeContext& ctx, Span<EValue*> stack) {
+  const Tensor* in = tensor_arg(stack, 0);
+  const Tensor* out = tensor_arg(stack, 6);
   double scale;
   int64_t zp, qmin, qmax, dtype;
   ETARM_KERNEL_CHECK(
       ctx,
-      scalar_arg(stack, 1, &scale) && int_arg(stack, 2, &zp) && int_arg(stack, 3, &qmin) && int_arg(stack, 4, &qmax) &&
-          int_arg(stack, 5, &dtype),
+      stack.size() == 8 && in && out && scalar_arg(stack, 1, &scale) && int_arg(stack, 2, &zp) &&
+          int_arg(stack, 3, &qmin) && int_arg(stack, 4, &qmax) && int_arg(stack, 5, &dtype),
       "quantize_per_tensor.out: bad arguments");
   ETARM_KERNEL_CHECK(
-      ctx, in.scalar_type() == ScalarType::Float && static_cast<int64_t>(out.scalar_type()) == dtype,
+      ctx, in->scalar_type() == ScalarType::Float && static_cast<int64_t>(out->scalar_type()) == dtype,
       "quantize_per_tensor.out: float input and an output of the given dtype expected");
   ETARM_KERNEL_CHECK(ctx, scale > 0.0 && qmin <= qmax, "quantize_per_tensor.out: bad quantization parameters");
+  ETARM_KERNEL_CHECK(ctx, executorch::runtime::tensors_have_same_dim_order(*in, *out), "quantize_per_tensor.out: dim orders differ");
   ETARM_KERNEL_CHECK(
-      ctx, executorch::runtime::tensors_have_same_dim_order(in, out), "quantize_per_tensor.out: dim orders differ");
-  ETARM_KERNEL_CHECK(ctx, resize_like(out, in), "quantize_per_tensor.out: bad output shape");
-  ETARM_KERNEL_CHECK(ctx, has_data(in) && has_data(out), "quantize_per_tensor.out: tensor without data");
+      ctx, out->dim() == in->dim() && resize_out(*out, in->sizes().data(), in->dim()),
+      "quantize_per_tensor.out: bad output shape");
+  ETARM_KERNEL_CHECK(ctx, has_data(*in) && has_data(*out), "quantize_per_tensor.out: tensor without data");
   const float inv_scale = static_cast<float>(1.0 / scale);
-  const float* x = in.const_data_ptr<float>();
-  const ssize_t n = in.numel();
-  switch (out.scalar_type()) {
+  const float* x = in->const_data_ptr<float>();
+  const ssize_t n = in->numel();
+  switch (out->scalar_type()) {
     case ScalarType::Char:
       ETARM_KERNEL_CHECK(ctx, qmin >= INT8_MIN && qmax <= INT8_MAX, "quantize_per_tensor.out: range exceeds int8");
-      quantize(x, out.mutable_data_ptr<int8_t>(), n, inv_scale, zp, qmin, qmax);
+      quantize(x, out->mutable_data_ptr<int8_t>(), n, inv_scale, zp, qmin, qmax);
       break;
     case ScalarType::Byte:
       ETARM_KERNEL_CHECK(ctx, qmin >= 0 && qmax <= UINT8_MAX, "quantize_per_tensor.out: range exceeds uint8");
-      quantize(x, out.mutable_data_ptr<uint8_t>(), n, inv_scale, zp, qmin, qmax);
+      quantize(x, out->mutable_data_ptr<uint8_t>(), n, inv_scale, zp, qmin, qmax);
       break;
     case ScalarType::Short:
       ETARM_KERNEL_CHECK(ctx, qmin >= INT16_MIN && qmax <= INT16_MAX, "quantize_per_tensor.out: range exceeds int16");
-      quantize(x, out.mutable_data_ptr<int16_t>(), n, inv_scale, zp, qmin, qmax);
+      quantize(x, out->mutable_data_ptr<int16_t>(), n, inv_scale, zp, qmin, qmax);
       break;
     default:
       ETARM_KERNEL_CHECK(ctx, false, "quantize_per_tensor.out: unsupported output dtype");
@@ -58,6 +61,6 @@ void quantize_per_tensor_out(KernelRuntimeContext& ctx, Span<EValue*> stack, con
 }
 
 } // namespace
-ETARM_REGISTER_OUT_KERNEL("quantized_decomposed::quantize_per_tensor.out", quantize_per_tensor_out, 7)
+ETARM_REGISTER_KERNEL("quantized_decomposed::quantize_per_tensor.out", quantize_per_tensor_out)
 } // namespace kernels
 } // namespace etarm

@@ -1,6 +1,5 @@
 #include "runtime/runner/runner.h"
 
-#include <algorithm>
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
@@ -61,18 +60,38 @@ void print_value(const Tensor& t, size_t k) {
   }
 }
 
-// Writes ones into `data` (numel elements) if `type` is the dtype of one of Ts.
-template <typename... Ts>
-bool fill_ones_of(ScalarType type, void* data, size_t numel) {
-  return ((type == executorch::runtime::CppTypeToScalarType<Ts>::value &&
-           (std::fill_n(static_cast<Ts*>(data), numel, static_cast<Ts>(1)), true)) ||
-          ...);
-}
-
-// Writes ones of `type` into `data` (numel elements); zeros for the other dtypes.
+// Writes ones of `type` into `data` (numel elements).
 void fill_ones(ScalarType type, void* data, size_t numel) {
-  if (!fill_ones_of<float, double, int8_t, uint8_t, int16_t, int32_t, int64_t, bool>(type, data, numel)) {
-    std::memset(data, 0, numel * executorch::runtime::elementSize(type));
+  for (size_t k = 0; k < numel; ++k) {
+    switch (type) {
+      case ScalarType::Float:
+        static_cast<float*>(data)[k] = 1.0f;
+        break;
+      case ScalarType::Double:
+        static_cast<double*>(data)[k] = 1.0;
+        break;
+      case ScalarType::Char:
+        static_cast<int8_t*>(data)[k] = 1;
+        break;
+      case ScalarType::Byte:
+        static_cast<uint8_t*>(data)[k] = 1;
+        break;
+      case ScalarType::Short:
+        static_cast<int16_t*>(data)[k] = 1;
+        break;
+      case ScalarType::Int:
+        static_cast<int32_t*>(data)[k] = 1;
+        break;
+      case ScalarType::Long:
+        static_cast<int64_t*>(data)[k] = 1;
+        break;
+      case ScalarType::Bool:
+        static_cast<bool*>(data)[k] = true;
+        break;
+      default:
+        std::memset(data, 0, numel * executorch::runtime::elementSize(type));
+        return;
+    }
   }
 }
 
