@@ -14,6 +14,8 @@
 #include <executorch/runtime/kernel/operator_registry.h>
 #include <executorch/runtime/platform/log.h>
 
+#include "runtime/executorch_names.h"
+
 // Fails the kernel with InvalidArgument (and logs) when `cond` does not hold.
 #define ETARM_KERNEL_CHECK(ctx, cond, ...)                  \
   do {                                                      \
@@ -33,13 +35,6 @@
 
 namespace etarm {
 namespace kernels {
-
-using executorch::aten::ScalarType;
-using executorch::aten::Tensor;
-using executorch::runtime::ArrayRef;
-using executorch::runtime::EValue;
-using executorch::runtime::KernelRuntimeContext;
-using executorch::runtime::Span;
 
 constexpr size_t kMaxDim = executorch::runtime::kTensorDimensionLimit;
 

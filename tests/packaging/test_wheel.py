@@ -7,7 +7,6 @@ import pathlib
 import re
 import subprocess
 import sys
-import sysconfig
 import zipfile
 
 import pytest
@@ -93,8 +92,3 @@ def test_installed_etarm_compiles_a_model(venv, tmp_path):
     assert done.returncode == 0, done.stderr[-3000:]
     assert "wrote       add.pte" in done.stdout
     assert (tmp_path / "add.pte").stat().st_size > 0
-
-
-def test_sysconfig_is_this_python():
-    # The venv is made from the interpreter the tests run on: the one bazelw provides.
-    assert sysconfig.get_python_version() == "3.11"

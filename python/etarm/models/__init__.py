@@ -63,16 +63,14 @@ def load_model(name_or_path: str, model_input: str | None = None) -> tuple[torch
     """The model and its example inputs. ``model_input`` (aot_arm_compiler's --model_input): a
     .pt/.pth file of example inputs, or the name of the variable holding them in the model file
     (instead of ModelInputs)."""
-    from_file = name_or_path not in BUILTIN and (name_or_path.endswith(".py") or os.sep in name_or_path)
-    if name_or_path not in BUILTIN and not from_file:
+    builtin = name_or_path in BUILTIN
+    if not builtin and not (name_or_path.endswith(".py") or os.sep in name_or_path):
         raise EtarmError(
             f"unknown model '{name_or_path}': give a .py model file or one of {', '.join(builtin_names())}"
         )
     inputs_file = model_input if model_input and model_input.endswith((".pt", ".pth")) else None
-    if model_input and not inputs_file and not from_file:
+    inputs_name = model_input if model_input and not inputs_file else None
+    if inputs_name and builtin:
         raise EtarmError(f"--model_input '{model_input}' names a variable, which needs a .py model file")
-    if from_file:
-        model, inputs = _load_file(name_or_path, model_input if model_input and not inputs_file else "ModelInputs")
-    else:
-        model, inputs = BUILTIN[name_or_path]()
+    model, inputs = BUILTIN[name_or_path]() if builtin else _load_file(name_or_path, inputs_name or "ModelInputs")
     return model, _load_inputs_file(inputs_file) if inputs_file else inputs
