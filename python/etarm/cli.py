@@ -1,4 +1,4 @@
-"""etarm's command line: ``etarm compile -m MODEL -t TARGET -o OUT.pte [...]``.
+"""etarm's command line: ``etarm compile -m MODEL -t TARGET -o OUT.pte [...]``, ``etarm run OUT.pte``.
 
 The flags follow the ExecuTorch Arm backend's aot_arm_compiler so existing
 scripts port by changing the program name.
@@ -202,12 +202,13 @@ def main(argv: list[str] | None = None) -> int:
     from etarm import lazy_inductor_pass
 
     lazy_inductor_pass.install()
-    from etarm import targets
+    from etarm import run_command, targets
 
     parser = argparse.ArgumentParser(prog="etarm", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
     _compile_parser(sub, targets)
     _passes_parser(sub)
+    run_command.add_parser(sub)
     args = parser.parse_args(argv)
     # Outputs are relative to where the user ran the command, not to Bazel's runfiles.
     os.chdir(user_working_directory())
@@ -215,6 +216,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "passes":
             print("\n".join(targets.compile_spec_for(args.target).pipeline().describe()))
             return 0
+        if args.command == "run":
+            return run_command.run(args)
         return _run_compile(args, targets)
     except EtarmError as exc:
         if args.debug:

@@ -252,6 +252,15 @@ def _etrecord(edge, executorch_program, exported) -> bytes:
     return buffer.getvalue()
 
 
+def quantize_model(
+    model: torch.nn.Module, example_inputs: tuple, quantizer, calibration_data=None, strict_export: bool = False
+) -> torch.fx.GraphModule:
+    """The PT2E-quantized (convert_pt2e) model compile_model(quantize=True) lowers, for the
+    same quantizer and calibration data: what a quantized program should compute."""
+    exported = _export(model.eval(), example_inputs, strict_export)
+    return quantize_program(exported, quantizer, calibration_batches(calibration_data, example_inputs))
+
+
 def _export(model: torch.nn.Module, example_inputs: tuple, strict: bool):
     try:
         return torch.export.export(model, example_inputs, strict=strict)

@@ -36,6 +36,15 @@ class TargetFamily:
     options: tuple[TargetOption, ...] = ()
     # report -> lines the CLI prints after the partitions (e.g. Vela's estimates).
     summary_lines: Callable[[dict], list[str]] = lambda report: []
+    # The delegate id its payloads carry in a .pte, and how its compile spec is read back from
+    # the CompileSpec list stored there beside the payload.
+    backend_id: str = ""
+    read_compile_spec: Callable[[list], Any] | None = None
+    # () -> the device `etarm run` (etarm.runtime) runs its payloads on in this process: an
+    # object with load(payload, compile_specs) -> a session with execute(args) -> outputs.
+    # None when the host has none; no_host_device then says why, in one line.
+    host_device: Callable[[], Any] | None = None
+    no_host_device: str = ""
     # Whether a -t name is this family's, for families whose names are a grammar (TOSA-1.0+FP+INT);
     # default: one of ``targets``, in any case.
     claims: Callable[[str], bool] | None = None

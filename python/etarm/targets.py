@@ -27,6 +27,11 @@ def family_of(target: str) -> TargetFamily:
     raise EtarmError(f"unknown target '{target}' (known: {', '.join(known_targets())})")
 
 
+def family_of_backend(backend_id: str) -> TargetFamily | None:
+    """The family whose payloads carry ``backend_id`` in a .pte."""
+    return next((family for family in FAMILIES if family.backend_id == backend_id), None)
+
+
 def all_options() -> list[tuple[TargetFamily, TargetOption]]:
     return [(family, option) for family in FAMILIES for option in family.options]
 

@@ -1,4 +1,4 @@
-"""Writes a pure-Python wheel (PEP 427) from files and metadata: what //python/wheel:wheel.bzl
+"""Writes a wheel (PEP 427) from files and metadata: what //python/wheel:wheel.bzl
 runs. Debian's packaged rules_python ships no wheelmaker, so py_wheel cannot run here.
 
 The archive is reproducible: entries sorted, every timestamp 1980-01-01.
@@ -39,6 +39,7 @@ def main() -> int:
     parser.add_argument("--summary", required=True)
     parser.add_argument("--python_requires", required=True)
     parser.add_argument("--description_file", required=True)
+    parser.add_argument("--tag", default="py3-none-any", help="python-abi-platform (PEP 425)")
     parser.add_argument("--requires", action="append", default=[])
     parser.add_argument("--console_script", action="append", default=[], help="NAME=MODULE:FUNCTION")
     parser.add_argument("--file", action="append", default=[], help="PATH_IN_WHEEL=PATH_ON_DISK")
@@ -52,8 +53,9 @@ def main() -> int:
             entries[name] = f.read()
     with open(args.description_file, encoding="utf-8") as f:
         entries[f"{dist_info}/METADATA"] = metadata(args, f.read()).encode()
+    purelib = "true" if args.tag == "py3-none-any" else "false"
     entries[f"{dist_info}/WHEEL"] = (
-        "Wheel-Version: 1.0\nGenerator: etarm build_wheel\nRoot-Is-Purelib: true\nTag: py3-none-any\n"
+        f"Wheel-Version: 1.0\nGenerator: etarm build_wheel\nRoot-Is-Purelib: {purelib}\nTag: {args.tag}\n"
     ).encode()
     if args.console_script:
         scripts = "".join(f"{s.split('=', 1)[0]} = {s.split('=', 1)[1]}\n" for s in args.console_script)
@@ -64,7 +66,7 @@ def main() -> int:
     with zipfile.ZipFile(args.out, "w", zipfile.ZIP_DEFLATED) as wheel:
         for name in sorted(entries):
             info = zipfile.ZipInfo(name, date_time=EPOCH)
-            info.external_attr = 0o644 << 16
+            info.external_attr = (0o755 if name.endswith(".so") else 0o644) << 16
             info.compress_type = zipfile.ZIP_DEFLATED
             wheel.writestr(info, entries[name])
     return 0

@@ -1,18 +1,22 @@
-"""etarm_wheel: a pure-Python wheel of the Python sources under one package of some py_library deps."""
+"""etarm_wheel: a wheel of the Python sources under one package of some py_library deps, plus
+its extension modules (then the wheel is for one interpreter and platform: `tag`)."""
 
 def _etarm_wheel_impl(ctx):
     prefix = ctx.attr.strip_prefix + "/" + ctx.attr.package + "/"
     sources = depset(transitive = [dep[PyInfo].transitive_sources for dep in ctx.attr.deps]).to_list()
-    files = [f for f in sources if f.short_path.startswith(prefix)]
+    files = [f for f in sources if f.short_path.startswith(prefix)] + ctx.files.extensions
     if not files:
         fail("no files under %s in deps" % prefix)
-    wheel = ctx.actions.declare_file("%s-%s-py3-none-any.whl" % (ctx.attr.distribution, ctx.attr.version))
+    if ctx.files.extensions and ctx.attr.tag == "py3-none-any":
+        fail("a wheel with extension modules needs its interpreter and platform tag")
+    wheel = ctx.actions.declare_file("%s-%s-%s.whl" % (ctx.attr.distribution, ctx.attr.version, ctx.attr.tag))
     args = ctx.actions.args()
     args.add("--out", wheel)
     args.add("--distribution", ctx.attr.distribution)
     args.add("--version", ctx.attr.version)
     args.add("--summary", ctx.attr.summary)
     args.add("--python_requires", ctx.attr.python_requires)
+    args.add("--tag", ctx.attr.tag)
     args.add("--description_file", ctx.file.description_file)
     args.add_all(ctx.attr.requires, before_each = "--requires")
     args.add_all(["%s=%s" % item for item in ctx.attr.console_scripts.items()], before_each = "--console_script")
@@ -34,6 +38,8 @@ etarm_wheel = rule(
     implementation = _etarm_wheel_impl,
     attrs = {
         "deps": attr.label_list(providers = [PyInfo], doc = "py_library targets whose sources the wheel holds"),
+        "extensions": attr.label_list(allow_files = [".so"], doc = "extension modules, placed by their source path"),
+        "tag": attr.string(default = "py3-none-any", doc = "python-abi-platform tag (PEP 425)"),
         "package": attr.string(mandatory = True, doc = "the top-level Python package to ship"),
         "strip_prefix": attr.string(mandatory = True, doc = "the folder holding the package (its import root)"),
         "distribution": attr.string(mandatory = True),

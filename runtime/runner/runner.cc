@@ -299,10 +299,14 @@ void Runner::print_report() const {
   } else {
     std::printf("time: execute %" PRIu64 " %s\n", execute_ticks_, tick_name_);
   }
-  const size_t method_used = method_allocator_ != nullptr ? method_allocator_->used_size() : 0;
-  const size_t used = planned_bytes_ + input_bytes_ + method_used;
+  const MemoryUse use = memory_use();
   std::printf("memory: %zu bytes used of the %zu-byte arena (planned %zu, inputs %zu, method %zu; temp reserve %zu)\n",
-              used, arena_bytes_, planned_bytes_, input_bytes_, method_used, temp_bytes_);
+              use.used_bytes(), use.arena_bytes, use.planned_bytes, use.input_bytes, use.method_bytes, use.temp_bytes);
+}
+
+MemoryUse Runner::memory_use() const {
+  const size_t method_used = method_allocator_ != nullptr ? method_allocator_->used_size() : 0;
+  return {arena_bytes_, planned_bytes_, input_bytes_, method_used, temp_bytes_};
 }
 
 }  // namespace runner

@@ -33,6 +33,18 @@ using executorch::runtime::Error;
 constexpr size_t kMaxPlannedBuffers = 16;
 constexpr size_t kMaxInputs = 32;
 
+// Where the arena's bytes went (print_report prints it; etarm.runtime returns it).
+struct MemoryUse {
+  size_t arena_bytes;
+  size_t planned_bytes;  // the method's memory-planned buffers
+  size_t input_bytes;    // the input tensors the runner owns
+  size_t method_bytes;   // the method's own allocations (values, delegates' state)
+  size_t temp_bytes;     // reserved for the temporary (scratch) allocator
+  size_t used_bytes() const {
+    return planned_bytes + input_bytes + method_bytes;
+  }
+};
+
 class Runner {
  public:
   // `arena` holds everything: planned buffers, input tensors, the method's own
@@ -65,6 +77,8 @@ class Runner {
   // The clock execute() uses: ticks since an arbitrary origin, and how many ticks make a
   // microsecond (0: the unit is unknown, the report prints raw ticks).
   void set_clock(uint64_t (*now)(), uint64_t ticks_per_us, const char* tick_name);
+
+  MemoryUse memory_use() const;
 
   uint64_t execute_ticks() const {
     return execute_ticks_;

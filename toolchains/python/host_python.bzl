@@ -1,7 +1,9 @@
-"""The host's CPython 3.11 as Bazel's Python toolchain.
+"""The host's CPython 3.11 as Bazel's Python toolchain, and its C headers.
 
 bazelw bind-mounts the host interpreter's prefix into its root and names the
-interpreter in ETARM_PYTHON; this repository rule turns it into a py_runtime.
+interpreter in ETARM_PYTHON; this repository rule turns it into a py_runtime and
+`@host_python//:headers` (Python.h), which extension modules (etarm.runtime) build against:
+an extension must match the interpreter that loads it.
 """
 
 def _host_python_repo_impl(rctx):
@@ -12,8 +14,20 @@ def _host_python_repo_impl(rctx):
     version = result.stdout.strip()
     if result.return_code != 0 or version != "3.11":
         fail("etarm: %s is Python %s; etarm needs CPython 3.11 (the CPU torch wheel is cp311)." % (interpreter, version or "?"))
+    include = rctx.execute([interpreter, "-c", "import sysconfig; print(sysconfig.get_paths()['include'])"])
+    if include.return_code != 0 or not rctx.path(include.stdout.strip() + "/Python.h").exists:
+        fail("etarm: %s has no C headers (Python.h); etarm.runtime builds against them." % interpreter)
+    rctx.symlink(include.stdout.strip(), "include")
     rctx.file("BUILD.bazel", """
+load("@rules_cc//cc:defs.bzl", "cc_library")
 load("@rules_python//python:defs.bzl", "py_runtime", "py_runtime_pair")
+
+cc_library(
+    name = "headers",
+    hdrs = glob(["include/**/*.h"]),
+    includes = ["include"],
+    visibility = ["//visibility:public"],
+)
 
 py_runtime(
     name = "runtime",

@@ -7,7 +7,9 @@ from etarm.quantization.quantization_config import (
     get_symmetric_quantization_config,
 )
 from etarm.target_family import TargetFamily
+from etarm.tosa.backend import TOSABackend
 from etarm.tosa.compile_spec import TosaCompileSpec
+from etarm.tosa.host_device import TosaReferenceDevice
 from etarm.tosa.partitioner import TOSAPartitioner
 from etarm.tosa.quantizer import TOSAQuantizer
 
@@ -26,6 +28,9 @@ TOSA = TargetFamily(
     compile_spec=lambda target, options: TosaCompileSpec(target),
     partitioner=TOSAPartitioner,
     default_quantizer=_default_quantizer,
+    backend_id=TOSABackend.__name__,
+    read_compile_spec=TosaCompileSpec.from_list,
+    host_device=TosaReferenceDevice,
     # Any TOSA specification string: TosaSpecification says what is wrong with a bad one.
     claims=lambda target: target.upper().startswith("TOSA-"),
 )

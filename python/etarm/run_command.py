@@ -1,0 +1,138 @@
+"""``etarm run MODEL.pte [--inputs FILE ...] [--model MODEL]``: runs a .pte on this host
+(etarm.runtime) and, given the model it was compiled from, compares it with torch."""
+
+from __future__ import annotations
+
+import argparse
+import os
+
+import numpy as np
+import torch
+
+from etarm import targets
+from etarm.compiler import quantize_model
+from etarm.errors import EtarmError
+from etarm.models import load_model
+from etarm.pte import cpu_operators, delegate_payloads
+from etarm.runtime import Program, RunResult
+
+# Values printed per output; the rest are summarised by their count.
+_SHOWN_VALUES = 8
+
+
+def add_parser(sub) -> argparse.ArgumentParser:
+    p = sub.add_parser("run", help="run a .pte on this host (and compare it with its torch model)")
+    p.add_argument("pte", help="the .pte to run")
+    p.add_argument(
+        "--inputs",
+        nargs="+",
+        metavar="FILE",
+        help="the inputs, in order: .npy files, or .pt files each holding a tensor or a tuple of them "
+        "(default: the model's example inputs with --model, else ones)",
+    )
+    p.add_argument(
+        "--model",
+        help="the model the .pte was compiled from (built-in name or .py file): its outputs, and for a "
+        "quantized program the quantized model's, are compared with the program's",
+    )
+    p.add_argument(
+        "--model_input", help="as for compile: a .pt file of example inputs, or a variable of the model file"
+    )
+    p.add_argument(
+        "--calibration_data", help="quantized programs: the calibration data compile used (default: the example inputs)"
+    )
+    p.add_argument("--debug", action="store_true", help="show tracebacks")
+    return p
+
+
+def _read_inputs(paths: list[str]) -> list:
+    inputs = []
+    for path in paths:
+        if not os.path.isfile(path):
+            raise EtarmError(f"input file '{path}' does not exist")
+        try:
+            value = np.load(path) if path.endswith(".npy") else torch.load(path, weights_only=True)
+        except Exception as exc:
+            raise EtarmError(f"cannot read inputs from '{path}': {type(exc).__name__}: {exc}") from exc
+        inputs.extend(value if isinstance(value, (tuple, list)) else [value])
+    return inputs
+
+
+def _as_list(value) -> list:
+    return list(value) if isinstance(value, (tuple, list)) else [value]
+
+
+def _describe(value) -> str:
+    if not isinstance(value, np.ndarray):
+        return f"{type(value).__name__} {value}"
+    flat = value.reshape(-1)
+    shown = " ".join(f"{v:.6g}" if value.dtype.kind == "f" else str(v) for v in flat[:_SHOWN_VALUES].tolist())
+    more = f" ... ({flat.size} values)" if flat.size > _SHOWN_VALUES else ""
+    return f"{value.dtype} {list(value.shape)}: {shown}{more}"
+
+
+def _print_comparison(label: str, got: list, reference) -> None:
+    for index, (value, want) in enumerate(zip(got, _as_list(reference))):
+        want = want.detach().numpy() if isinstance(want, torch.Tensor) else np.asarray(want)
+        if not isinstance(value, np.ndarray) or value.shape != want.shape:
+            print(f"{label:<13}output {index}: shape {np.shape(value)} is not the model's {list(want.shape)}")
+            continue
+        diff = np.abs(value.astype(np.float64) - want.astype(np.float64))
+        largest = float(np.abs(want).max()) if want.size else 0.0
+        print(
+            f"{label:<13}output {index}: max |diff| {diff.max() if diff.size else 0:.3g} (largest |value| {largest:.3g})"
+        )
+
+
+def _quantized_reference(pte: bytes, model, inputs: tuple, calibration_data):
+    """The quantized model the program was lowered from, rebuilt with its target's default
+    quantizer (from the compile spec stored in the .pte); None for a float program."""
+    if not any("quantize_per" in op for op in cpu_operators(pte)):
+        return None
+    for payload in delegate_payloads(pte):
+        family = targets.family_of_backend(payload.backend_id)
+        if family is not None and family.read_compile_spec is not None:
+            spec = family.read_compile_spec(list(payload.compile_specs))
+            return quantize_model(model, inputs, family.default_quantizer(spec, {}), calibration_data)
+    return None
+
+
+def _print_run(path: str, size: int, program: Program, result: RunResult, inputs_from: str) -> None:
+    print(f"program      {path} ({size} bytes), delegates: {', '.join(program.backends) or 'none'}")
+    print(f"inputs       {inputs_from}")
+    for index, value in enumerate(result.outputs):
+        print(f"output {index}     {_describe(value)}")
+    print(f"time         execute {result.seconds * 1e3:.3f} ms on this host")
+    memory = result.memory
+    print(
+        f"memory       {memory['used_bytes']} bytes of the runner's arena (planned {memory['planned_bytes']}, "
+        f"inputs {memory['input_bytes']}, method {memory['method_bytes']})"
+    )
+
+
+def run(args) -> int:
+    if not os.path.isfile(args.pte):
+        raise EtarmError(f"program file '{args.pte}' does not exist")
+    with open(args.pte, "rb") as f:
+        pte = f.read()
+    program = Program(pte)
+    model = None
+    if args.model:
+        model, example_inputs = load_model(args.model, args.model_input)
+    if args.inputs:
+        inputs, inputs_from = _read_inputs(args.inputs), " ".join(args.inputs)
+    elif model is not None:
+        inputs, inputs_from = list(example_inputs), f"the example inputs of {args.model}"
+    else:
+        specs = [spec for spec in program.input_specs if spec.is_tensor]
+        inputs, inputs_from = [np.ones(spec.shape, spec.dtype) for spec in specs], "ones (no --inputs or --model)"
+    result = program.run(inputs)
+    _print_run(args.pte, len(pte), program, result, inputs_from)
+    if model is not None:
+        torch_inputs = tuple(torch.as_tensor(np.asarray(value)) for value in inputs)
+        with torch.no_grad():
+            _print_comparison("vs torch", result.outputs, model.eval()(*torch_inputs))
+            quantized = _quantized_reference(pte, model, example_inputs, args.calibration_data)
+            if quantized is not None:
+                _print_comparison("vs quantized", result.outputs, quantized(*torch_inputs))
+    return 0

@@ -1,0 +1,130 @@
+"""etarm.runtime: .pte programs run in-process on the genuine host runtime through etarm's
+runner, TOSA partitions on the TOSA reference model, against torch."""
+
+import numpy as np
+import pytest
+import torch
+
+from etarm.compiler import compile_model
+from etarm.errors import EtarmError
+from etarm.pte import delegate_payloads
+from etarm.runtime import Program, _runtime
+from etarm.tosa.host_device import TosaReferenceDevice
+
+
+class ConvNet(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = torch.nn.Conv2d(3, 4, 3)
+        self.fc = torch.nn.Linear(4 * 6 * 6, 5)
+
+    def forward(self, x):
+        return torch.relu(self.fc(torch.relu(self.conv(x)).flatten(1)))
+
+
+class TwoOutputs(torch.nn.Module):
+    """An int64 output (argmax) beside a float one: TOSA computes int32, the program int64."""
+
+    def forward(self, x):
+        return x * 2, torch.argmax(x, dim=1)
+
+
+@pytest.fixture(scope="module")
+def model():
+    torch.manual_seed(0)
+    return ConvNet().eval(), (torch.randn(1, 3, 8, 8),)
+
+
+def test_float_program_matches_torch(model):
+    module, inputs = model
+    program = Program(compile_model(module, inputs, "TOSA-1.0+FP").pte)
+    assert program.backends == ["TOSABackend"]
+    result = program.run(inputs)
+    np.testing.assert_allclose(result.outputs[0], module(*inputs).detach().numpy(), atol=1e-5, rtol=1e-5)
+    assert result.seconds > 0
+    assert 0 < result.memory["used_bytes"] <= result.memory["arena_bytes"]
+
+
+def test_quantized_program_matches_the_quantized_model_exactly(model):
+    module, inputs = model
+    compiled = compile_model(module, inputs, "TOSA-1.0+INT", quantize=True)
+    result = Program(compiled.pte).run(inputs)
+    np.testing.assert_array_equal(result.outputs[0], compiled.quantized_model(*inputs).detach().numpy())
+
+
+def test_int64_outputs_and_several_outputs():
+    x = torch.randn(2, 6)
+    result = Program(compile_model(TwoOutputs(), (x,), "TOSA-1.0+FP").pte).run([x])
+    doubled, index = result.outputs
+    np.testing.assert_allclose(doubled, (x * 2).numpy())
+    assert index.dtype == np.int64
+    np.testing.assert_array_equal(index, torch.argmax(x, dim=1).numpy())
+
+
+def test_a_program_without_delegates_runs_on_the_cpu_kernels(model):
+    module, inputs = model
+    program = Program(compile_model(module, inputs, "TOSA-1.0+FP", delegate=False).pte)
+    assert program.backends == []
+    result = program.run([inputs[0].numpy()])
+    np.testing.assert_allclose(result.outputs[0], module(*inputs).detach().numpy(), atol=1e-5, rtol=1e-5)
+
+
+def test_inputs_are_checked_against_the_program(model):
+    module, inputs = model
+    program = Program(compile_model(module, inputs, "TOSA-1.0+FP").pte)
+    with pytest.raises(EtarmError, match=r"shape \[1, 3, 9, 9\] is not the program's \[1, 3, 8, 8\]"):
+        program.run([torch.randn(1, 3, 9, 9)])
+    with pytest.raises(EtarmError, match="takes 1 tensor input"):
+        program.run([])
+    with pytest.raises(EtarmError, match="dtype complex64 is not the program's float32"):
+        program.run([np.ones((1, 3, 8, 8), np.complex64)])
+    # A lossless widening is what the user meant: it is converted.
+    assert program.run([np.ones((1, 3, 8, 8), np.float64)]).outputs
+
+
+def test_an_ethos_u_program_says_the_host_has_no_npu(model):
+    module, inputs = model
+    pte = compile_model(module, inputs, "ethos-u55-128", quantize=True).pte
+    with pytest.raises(EtarmError, match="EthosUBackend: .* this host has no Ethos-U NPU"):
+        Program(pte)
+
+
+def test_a_corrupt_program_is_an_error_not_a_crash(model):
+    module, inputs = model
+    pte = bytearray(compile_model(module, inputs, "TOSA-1.0+FP").pte)
+    with pytest.raises(EtarmError, match="not a readable .pte"):
+        Program(bytes(pte[: len(pte) // 2]))
+    pte[8:] = bytes(len(pte) - 8)  # the flatbuffer's root and tables zeroed
+    with pytest.raises(EtarmError, match="not a readable .pte"):
+        Program(bytes(pte))
+
+
+def test_a_corrupt_payload_is_an_error_not_a_crash(model):
+    module, inputs = model
+    pte = compile_model(module, inputs, "TOSA-1.0+FP").pte
+    (payload,) = delegate_payloads(pte)
+    start = pte.find(payload.data)
+    garbled = pte[:start] + bytes(len(payload.data)) + pte[start + len(payload.data) :]
+    with pytest.raises(EtarmError, match="load: .*the TOSABackend payload is not a TOSA flatbuffer"):
+        Program(garbled)
+
+
+class FailingDevice:
+    def load(self, payload, compile_specs):
+        return self
+
+    def execute(self, args):
+        raise ValueError("the device is on fire")
+
+
+def test_a_device_error_reaches_the_caller(model):
+    module, inputs = model
+    program = Program(compile_model(module, inputs, "TOSA-1.0+FP").pte)
+    _runtime.register_python_backend("TOSABackend", FailingDevice())
+    try:
+        failing = Program(compile_model(module, inputs, "TOSA-1.0+FP").pte)
+        with pytest.raises(EtarmError, match="execute: .*the device is on fire"):
+            failing.run(inputs)
+    finally:
+        _runtime.register_python_backend("TOSABackend", TosaReferenceDevice())
+    assert program.run(inputs).outputs
