@@ -40,7 +40,9 @@ def _libraries() -> dict[str, dict]:
                 files = [f for f in package.rglob("*.py") if not _owned_by_subpackage(f, package)]
             else:
                 files = [package / s for s in re.findall(r"\"([^\"]+\.py)\"", srcs.group(1))]
-            deps = {label_dir + d if d.startswith(":") else d for d in re.findall(r"\"((?://python|:)[^\"]*)\"", body)}
+            listed = re.search(r"\bdeps = \[([^\]]*)\]", body)
+            labels = re.findall(r"\"((?://python|:)[^\"]*)\"", listed.group(1)) if listed else []
+            deps = {label_dir + d if d.startswith(":") else d for d in labels}
             deps -= NOT_IMPORTED
             libraries[label] = {"srcs": files, "deps": deps}
     return libraries

@@ -40,6 +40,7 @@ def test_the_wheel_holds_every_module_but_the_tests_helpers():
     expected = {str(path.relative_to("python")) for path in SOURCES if "testing" not in path.parts}
     assert expected - wheel_names() == set()
     assert not any(name.startswith("etarm/testing/") for name in wheel_names())
+    assert "etarm/runtime/_runtime.so" in wheel_names()  # etarm run's extension module
 
 
 def test_requirements_are_the_direct_pins_and_agree_with_the_lock():
@@ -92,3 +93,13 @@ def test_installed_etarm_compiles_a_model(venv, tmp_path):
     assert done.returncode == 0, done.stderr[-3000:]
     assert "wrote       add.pte" in done.stdout
     assert (tmp_path / "add.pte").stat().st_size > 0
+
+
+def test_installed_etarm_runs_a_program_with_its_extension(venv, tmp_path):
+    compiled = run_in(venv, venv / "bin" / "etarm", "compile", "-m", "add", "-t", "TOSA-1.0+INT", "-q", "-o", "add.pte", cwd=tmp_path)
+    assert compiled.returncode == 0, compiled.stderr[-3000:]
+    done = run_in(venv, venv / "bin" / "etarm", "run", "add.pte", "--model", "add", cwd=tmp_path)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-3000:]
+    assert "vs quantized output 0: max |diff| 0 " in done.stdout
+    where = run_in(venv, venv / "bin" / "python", "-c", "import etarm.runtime._runtime as r; print(r.__file__)", cwd=tmp_path)
+    assert where.stdout.strip().startswith(str(venv)), where.stdout + where.stderr

@@ -82,6 +82,16 @@ def test_inputs_are_checked_against_the_program(model):
     assert program.run([np.ones((1, 3, 8, 8), np.float64)]).outputs
 
 
+class Sort(torch.nn.Module):
+    def forward(self, x):
+        return torch.sort(x).values
+
+
+def test_an_operator_without_a_host_kernel_is_named():
+    with pytest.raises(EtarmError, match=r"no kernel for aten::sort.values \(left on the CPU"):
+        Program(compile_model(Sort(), (torch.randn(4),), "TOSA-1.0+FP").pte)
+
+
 def test_an_ethos_u_program_says_the_host_has_no_npu(model):
     module, inputs = model
     pte = compile_model(module, inputs, "ethos-u55-128", quantize=True).pte

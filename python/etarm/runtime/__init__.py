@@ -16,7 +16,7 @@ import torch
 
 from etarm import targets
 from etarm.errors import EtarmError
-from etarm.pte import delegate_payloads
+from etarm.pte import cpu_operators, delegate_payloads
 from etarm.runtime import _libraries  # noqa: F401  (before _runtime, which links them)
 from etarm.runtime import _runtime
 
@@ -69,6 +69,9 @@ class Program:
 
     def __init__(self, pte: bytes, arena_bytes: int = DEFAULT_ARENA_BYTES):
         self.backends = sorted({payload.backend_id for payload in delegate_payloads(pte)})
+        missing = sorted(set(cpu_operators(pte)) - _runtime.registered_operators())
+        if missing:
+            raise EtarmError(f"the host runtime has no kernel for {', '.join(missing)} (left on the CPU by the compiler)")
         for backend_id in self.backends:
             _register_device(backend_id)
         try:

@@ -184,6 +184,15 @@ void register_python_backend(const std::string& id, py::object device) {
   }
 }
 
+// The operators the host runtime has kernels for, e.g. "aten::add.out".
+py::set registered_operators() {
+  py::set names;
+  for (const executorch::runtime::Kernel& kernel : executorch::runtime::get_registered_kernels()) {
+    names.add(py::str(kernel.name_));
+  }
+  return names;
+}
+
 uint64_t monotonic_ns() {
   return static_cast<uint64_t>(
       std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
@@ -270,6 +279,7 @@ class Program {
 PYBIND11_MODULE(_runtime, m) {
   namespace pr = etarm::python_runtime;
   m.doc() = "ExecuTorch's host runtime with etarm's runner and Python-device delegates";
+  m.def("registered_operators", &pr::registered_operators);
   m.def("register_python_backend", &pr::register_python_backend, py::arg("backend_id"), py::arg("device"));
   py::class_<pr::Program>(m, "Program")
       .def(py::init<const py::bytes&, size_t>(), py::arg("pte"), py::arg("arena_bytes"))

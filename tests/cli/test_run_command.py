@@ -1,0 +1,105 @@
+"""`etarm run MODEL.pte`: runs a program on this host, as a user does (its own process), and
+compares it with the model it came from."""
+
+import re
+
+import numpy as np
+import pytest
+import torch
+
+from etarm.testing.cli import run_cli
+
+MODEL = """
+import torch
+class Net(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = torch.nn.Linear(6, 4)
+    def forward(self, x):
+        return torch.relu(self.fc(x))
+torch.manual_seed(0)
+ModelUnderTest = Net()
+ModelInputs = (torch.randn(2, 6),)
+"""
+
+
+@pytest.fixture(scope="module")
+def model_file(tmp_path_factory):
+    path = tmp_path_factory.mktemp("model") / "net.py"
+    path.write_text(MODEL)
+    return path
+
+
+def compiled(model_file, target, *flags):
+    pte = model_file.parent / f"net_{target}.pte"
+    if not pte.exists():
+        done = run_cli("compile", "-m", str(model_file), "-t", target, *flags, "-o", str(pte))
+        assert done.returncode == 0, done.stderr[-3000:]
+    return pte
+
+
+def run_ok(*args):
+    done = run_cli("run", *args)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-3000:]
+    return done.stdout
+
+
+def max_diff(stdout, label):
+    return float(re.search(rf"{label}\s+output 0: max \|diff\| (\S+)", stdout).group(1))
+
+
+def test_a_quantized_program_matches_the_quantized_model(model_file):
+    out = run_ok(str(compiled(model_file, "TOSA-1.0+INT", "-q")), "--model", str(model_file))
+    assert "delegates: TOSABackend" in out
+    assert re.search(r"output 0 +float32 \[2, 4\]: ", out)
+    assert re.search(r"time +execute [0-9.]+ ms", out)
+    assert re.search(r"memory +\d+ bytes of the runner's arena", out)
+    assert max_diff(out, "vs quantized") == 0
+    assert 0 < max_diff(out, "vs torch") < 0.1  # what int8 costs
+
+
+def test_a_float_program_matches_torch(model_file):
+    out = run_ok(str(compiled(model_file, "TOSA-1.0+FP")), "--model", str(model_file))
+    assert max_diff(out, "vs torch") < 1e-5
+    assert "vs quantized" not in out
+
+
+def test_inputs_from_npy_and_pt_files(model_file, tmp_path):
+    x = torch.randn(2, 6)
+    np.save(tmp_path / "x.npy", x.numpy())
+    torch.save((x,), tmp_path / "x.pt")
+    pte = str(compiled(model_file, "TOSA-1.0+FP"))
+    from_npy = run_ok(pte, "--inputs", str(tmp_path / "x.npy"), "--model", str(model_file))
+    from_pt = run_ok(pte, "--inputs", str(tmp_path / "x.pt"))
+    assert f"inputs       {tmp_path / 'x.npy'}" in from_npy
+    assert max_diff(from_npy, "vs torch") < 1e-5
+    values = re.search(r"output 0 .*", from_npy).group(0)
+    assert values == re.search(r"output 0 .*", from_pt).group(0)
+
+
+def test_without_inputs_the_program_runs_on_ones(model_file):
+    assert "inputs       ones" in run_ok(str(compiled(model_file, "TOSA-1.0+FP")))
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["/nonexistent/net.pte"], "program file '/nonexistent/net.pte' does not exist"),
+        (["{ethos}"], "delegates to EthosUBackend: .* this host has no Ethos-U NPU"),
+        (["{fp}", "--inputs", "/nonexistent/x.npy"], "input file '/nonexistent/x.npy' does not exist"),
+        (["{fp}", "--inputs", "{wrong}"], r"input 0: shape \[3, 3\] is not the program's \[2, 6\]"),
+        (["{garbage}"], "not a readable .pte"),
+    ],
+)
+def test_mistakes_are_one_line(model_file, tmp_path, args, message):
+    np.save(tmp_path / "wrong.npy", np.ones((3, 3), np.float32))
+    (tmp_path / "garbage.pte").write_bytes(b"not a program at all")
+    paths = {
+        "ethos": compiled(model_file, "ethos-u55-128", "-q"),
+        "fp": compiled(model_file, "TOSA-1.0+FP"),
+        "wrong": tmp_path / "wrong.npy",
+        "garbage": tmp_path / "garbage.pte",
+    }
+    done = run_cli("run", *[a.format(**paths) for a in args])
+    assert done.returncode == 2
+    assert re.fullmatch(f"etarm: error: .*{message}.*\n", done.stderr), done.stderr
