@@ -7,6 +7,7 @@ import copy
 import dataclasses
 import io
 import operator
+import os
 import re
 import time
 
@@ -72,7 +73,8 @@ def _partitions(edge_program) -> list[dict]:
             }
         )
         info = dict(lowered.meta.get("_delegate_info_meta") or {})
-        info.pop("tosa_op_origins", None)  # in the debug map instead
+        for in_debug_map in ("tosa_op_origins", "npu_operations"):
+            info.pop(in_debug_map, None)
         inputs_from = [user_inputs.index(a.name) if a.name in user_inputs else None for a in call.args[1:]]
         partitions.append(
             {
@@ -89,18 +91,24 @@ def _partitions(edge_program) -> list[dict]:
 _FRAME = re.compile(r'File "([^"]+)", line (\d+), in (\S+)')
 
 
+_TORCH_DIRECTORY = os.path.dirname(torch.__file__) + os.sep
+
+
 def _source_of(node: torch.fx.Node | None) -> str | None:
-    """The innermost frame of the user's code that produced ``node`` (file:line in function)."""
+    """The innermost frame of the user's code that produced ``node`` (file:line in function):
+    torch's own frames (an nn.Conv2d's forward) are passed over to the line that called them."""
     trace = (node.meta.get("stack_trace") or "") if node is not None else ""
     frames = _FRAME.findall(trace)
     if not frames:
         return None
-    path, line, function = frames[-1]
+    users = [frame for frame in frames if not frame[0].startswith(_TORCH_DIRECTORY)]
+    path, line, function = (users or frames)[-1]
     return f"{path}:{line} in {function}"
 
 
 def _debug_map(edge_program) -> list[dict]:
-    """Per partition, every TOSA operator with the ATen node it came from and the source line."""
+    """Per partition, every TOSA operator with the ATen node it came from and the source line;
+    for Ethos-U partitions also every NPU operation of the command stream, traced the same way."""
     partitions = []
     for index, (_name, lowered, _call) in enumerate(get_lowered_submodules(edge_program.graph_module)):
         info = lowered.meta.get("_delegate_info_meta") or {}
@@ -117,8 +125,19 @@ def _debug_map(edge_program) -> list[dict]:
                     "source": _source_of(node),
                 }
             )
-        partitions.append({"partition": index, "backend": lowered.backend_id, "operators": operators})
+        entry = {"partition": index, "backend": lowered.backend_id, "operators": operators}
+        if "npu_operations" in info:
+            entry["npu_operations"] = [_with_origin(op, operators) for op in info["npu_operations"]]
+        partitions.append(entry)
     return partitions
+
+
+def _with_origin(npu_operation: dict, operators: list[dict]) -> dict:
+    """An NPU operation (Vela's debug database) with the TOSA operator, ATen node and source
+    line it comes from."""
+    index = npu_operation["tosa_op_index"]
+    origin = operators[index] if index is not None and index < len(operators) else {}
+    return {**npu_operation, **{key: origin.get(key) for key in ("tosa_op", "node", "aten_op", "source")}}
 
 
 def _outputs_from(edge_program) -> list:

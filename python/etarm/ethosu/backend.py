@@ -152,5 +152,6 @@ class EthosUBackend(BackendDetails):
             payload_file=saved_payload,
             vela=vela.estimates,
             npu_rewrites=rewrites,
+            npu_operations=vela.npu_operations,
         )
         return PreprocessResult(processed_bytes=data, _delegate_info_meta=info)

@@ -23,6 +23,7 @@ import numpy as np
 
 from etarm.errors import EtarmError
 from etarm.ethosu.compile_spec import EthosUCompileSpec
+from etarm.ethosu.debug_db import npu_operations
 
 VELA_VERSION = "5.2.0"
 _KIB = 1024
@@ -50,6 +51,8 @@ class VelaOutput:
     outputs: list[VelaTensor]
     estimates: dict
     log: str
+    # Per NPU operation: its TOSA operator and estimates (debug_db.npu_operations).
+    npu_operations: list = dataclasses.field(default_factory=list)
 
 
 def installed_version() -> str:
@@ -74,7 +77,8 @@ def _vela_main():
 def run_vela(tosa_path: str, spec: EthosUCompileSpec, output_dir: str) -> VelaOutput:
     """Compiles ``tosa_path`` into ``output_dir``; raises VelaError with Vela's reason."""
     main = _vela_main()
-    args = [*spec.vela_args(), "--output-dir", output_dir, "--output-format", "raw", tosa_path]
+    # The debug database maps NPU operations back to TOSA operators; it costs nothing measurable.
+    args = [*spec.vela_args(), "--output-dir", output_dir, "--output-format", "raw", "--enable-debug-db", tosa_path]
     log = io.StringIO()
     start = time.perf_counter()
     try:
@@ -94,7 +98,9 @@ def run_vela(tosa_path: str, spec: EthosUCompileSpec, output_dir: str) -> VelaOu
     raw = _read_raw(os.path.join(output_dir, f"{name}_vela.npz"))
     summary = _read_summary(os.path.join(output_dir, f"{name}_summary_{spec.system_config}.csv"))
     estimates = _estimates(summary, log.getvalue(), spec, raw, seconds)
-    return dataclasses.replace(raw, estimates=estimates, log=log.getvalue())
+    with open(tosa_path, "rb") as f:
+        operations = npu_operations(os.path.join(output_dir, f"{name}_debug.xml"), f.read())
+    return dataclasses.replace(raw, estimates=estimates, log=log.getvalue(), npu_operations=operations)
 
 
 def _clean(message: str) -> str:
