@@ -58,6 +58,17 @@ def _fake_io(fake) -> dict:
     return {"dtype": str(fake.dtype).replace("torch.", ""), "shape": list(fake.shape)}
 
 
+def _input_entry(value):
+    """The report's entry for one example input: a tensor's dtype and shape, the same for the
+    tensors of a list or tuple, and anything else (a number, a bool, None) as the constant
+    torch.export specialises the program to."""
+    if isinstance(value, torch.Tensor):
+        return _fake_io(value)
+    if isinstance(value, (list, tuple)):
+        return [_input_entry(item) for item in value]
+    return {"constant": value if value is None or isinstance(value, (bool, int, float, str)) else repr(value)}
+
+
 def _partitions(edge_program) -> list[dict]:
     """Each delegate call's partition; ``inputs_from`` gives, per partition input, the index
     of the program's user input it reads (None when a CPU op produces it)."""
@@ -212,6 +223,7 @@ def compile_model(
     bytes executorch.devtools' Inspector reads) from the edge and ExecuTorch programs.
     """
     timer = _Timer()
+    model, example_inputs = _private_copies(model, example_inputs)
     partitioner = make_partitioner(target, intermediates_dir, target_options)
     compile_spec = partitioner.compile_spec
     pipeline = compile_spec.pipeline()
@@ -250,7 +262,7 @@ def compile_model(
         "target": target,
         "quantized": quantize,
         "delegated": delegate,
-        "inputs": [_fake_io(t) for t in example_inputs],
+        "inputs": [_input_entry(value) for value in example_inputs],
         "partitions": partitions,
         "outputs_from": outputs_from,
         "cpu_ops": cpu_ops,
@@ -271,11 +283,25 @@ def _etrecord(edge, executorch_program, exported) -> bytes:
     return buffer.getvalue()
 
 
+def _private_copies(model: torch.nn.Module, example_inputs: tuple) -> tuple[torch.nn.Module, tuple]:
+    """What compile_model works on: export, calibration and bundling run the model, which may
+    change its buffers or its inputs in place, and eval() flips its mode; none of that may
+    reach the caller's module or tensors."""
+    try:
+        return copy.deepcopy(model), copy.deepcopy(example_inputs)
+    except Exception as exc:
+        raise EtarmError(
+            f"the model or its inputs cannot be copied ({type(exc).__name__}: {exc}): etarm compiles a copy, "
+            "so that compiling never changes them"
+        ) from exc
+
+
 def quantize_model(
     model: torch.nn.Module, example_inputs: tuple, quantizer, calibration_data=None, strict_export: bool = False
 ) -> torch.fx.GraphModule:
     """The PT2E-quantized (convert_pt2e) model compile_model(quantize=True) lowers, for the
     same quantizer and calibration data: what a quantized program should compute."""
+    model, example_inputs = _private_copies(model, example_inputs)
     exported = _export(model.eval(), example_inputs, strict_export)
     return quantize_program(exported, quantizer, calibration_batches(calibration_data, example_inputs))
 

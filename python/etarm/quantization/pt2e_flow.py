@@ -13,9 +13,14 @@ from typing import Iterable
 
 import torch
 from torch.export import ExportedProgram
+from torch.utils._pytree import tree_map
 
 from etarm import progress
 from etarm.errors import EtarmError
+
+
+def _copy_tensor(value):
+    return value.clone() if isinstance(value, torch.Tensor) else value
 
 
 def _as_batch(value, source: str, expected: int) -> tuple:
@@ -23,8 +28,8 @@ def _as_batch(value, source: str, expected: int) -> tuple:
         value = (value,)
     elif isinstance(value, list):
         value = tuple(value)
-    if not isinstance(value, tuple) or not all(isinstance(v, torch.Tensor) for v in value):
-        raise EtarmError(f"calibration data {source} must hold a tuple of tensors, not {type(value).__name__}")
+    if not isinstance(value, tuple):
+        raise EtarmError(f"calibration data {source} must hold a tuple of inputs, not {type(value).__name__}")
     if len(value) != expected:
         raise EtarmError(f"calibration data {source} holds {len(value)} input(s); the model takes {expected}")
     return value
@@ -69,7 +74,8 @@ def quantize_program(exported: ExportedProgram, quantizer, batches: list[tuple])
         for done, batch in enumerate(batches, 1):
             progress.current().count("calibrating", done, len(batches))
             try:
-                prepared(*batch)
+                # On copies: a model that works in place must not change the caller's data.
+                prepared(*tree_map(_copy_tensor, batch))
             except Exception as exc:
                 raise EtarmError(f"calibration failed: {type(exc).__name__}: {exc}") from exc
     return convert_pt2e(prepared)
