@@ -51,7 +51,12 @@ def _compile_parser(sub, targets) -> argparse.ArgumentParser:
     p.add_argument("-d", "--delegate", action="store_true", default=True, help="delegate to the target (default)")
     p.add_argument("--no-delegate", dest="delegate", action="store_false", help="keep every op on CPU")
     p.add_argument("-i", "--intermediates", help="directory for .tosa and backend compiler outputs")
-    p.add_argument("-o", "--output", default=".", help="output .pte file, or a directory for <model>_<target>.pte")
+    p.add_argument(
+        "-o",
+        "--output",
+        default=".",
+        help="output .pte (.bpte with --bundleio) file, or a directory for <model>_<target>.pte (.bpte)",
+    )
     p.add_argument("--report", help="write the JSON compile report here")
     for _family, option in targets.all_options():
         if option.switch:
@@ -61,6 +66,12 @@ def _compile_parser(sub, targets) -> argparse.ArgumentParser:
     p.add_argument("--calibration_data", help=".pt file or folder of them used to calibrate quantization")
     p.add_argument("-s", "--so_library", help="shared library with custom ops to load before export")
     p.add_argument("--etrecord", action="store_true", help="also write <output>_etrecord.bin for executorch.devtools")
+    p.add_argument(
+        "--bundleio",
+        action="store_true",
+        help="write a .bpte (ExecuTorch BundledProgram): the program, the example inputs, the outputs it should "
+        "compute and the tolerance, which etarm's runner checks",
+    )
     p.add_argument(
         "--non_strict_export",
         dest="strict_export",
@@ -97,10 +108,14 @@ def _passes_parser(sub) -> argparse.ArgumentParser:
 
 
 def _output_path(args) -> str:
-    if args.output.endswith(".pte"):
+    extension = ".bpte" if args.bundleio else ".pte"
+    if args.output.endswith((".pte", ".bpte")):
+        if not args.output.endswith(extension):
+            needs = "--bundleio writes a .bpte" if args.bundleio else "a .bpte needs --bundleio"
+            raise EtarmError(f"-o {args.output}: {needs}")
         return args.output
     stem = os.path.splitext(os.path.basename(args.model_name))[0]
-    return os.path.join(args.output, f"{stem}_{args.target}.pte")
+    return os.path.join(args.output, f"{stem}_{args.target}{extension}")
 
 
 def _print_summary(report: dict, path: str, seconds: float, total: float, targets) -> None:
@@ -116,7 +131,19 @@ def _print_summary(report: dict, path: str, seconds: float, total: float, target
             print(f"  {op['op']} ({op['node']}): {op['reason']}")
     else:
         print("on CPU      none")
-    print(f"wrote       {path} ({report['pte_bytes']} bytes) in {seconds:.2f} s ({total:.1f} s with start-up)")
+    timing = f"in {seconds:.2f} s ({total:.1f} s with start-up)"
+    bundle = report.get("bundle")
+    if bundle is None:
+        print(f"wrote       {path} ({report['pte_bytes']} bytes) {timing}")
+        return
+    print(
+        f"wrote       {path} ({bundle['bpte_bytes']} bytes: the {report['pte_bytes']}-byte program, "
+        f"{bundle['test_cases']} test case of {bundle['method']}) {timing}"
+    )
+    print(
+        f"expected    the {bundle['expected_outputs_from']}'s outputs, "
+        f"within atol {bundle['atol']:.3g} + rtol {bundle['rtol']:.3g} * |expected|"
+    )
 
 
 def _quiet_third_party() -> None:
@@ -166,11 +193,12 @@ def _run_compile(args, targets) -> int:
             target_options=options,
             strict_export=args.strict_export,
             etrecord=args.etrecord,
+            bundleio=args.bundleio,
         )
     if os.path.dirname(path):
         os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "wb") as f:
-        f.write(result.pte)
+        f.write(result.bpte if args.bundleio else result.pte)
     if result.etrecord is not None:
         with open(f"{stem}_etrecord.bin", "wb") as f:
             f.write(result.etrecord)
@@ -181,7 +209,7 @@ def _run_compile(args, targets) -> int:
     total = time.perf_counter() - _PROCESS_START
     report = {
         **result.report,
-        "pte_path": os.path.abspath(path),
+        ("bpte_path" if args.bundleio else "pte_path"): os.path.abspath(path),
         "compile_s": round(seconds, 3),
         "total_s_with_startup": round(total, 3),
     }

@@ -20,6 +20,7 @@ lazy_inductor_pass.install()  # before ExecuTorch imports the pass (see the modu
 from executorch.exir import EdgeCompileConfig, ExecutorchBackendConfig, to_edge_transform_and_lower
 from executorch.exir.lowered_backend_module import get_lowered_submodules
 
+from etarm.bundleio import build_bpte
 from etarm.composite_op_scan import reuse_composite_op_scan
 from etarm.errors import EtarmError
 from etarm.op_names import op_name
@@ -38,6 +39,8 @@ class CompileResult:
     etrecord: bytes | None = None  # compile_model(etrecord=True)
     # Per partition, each TOSA operator's ATen node and source line (etarm compile --enable_debug_mode).
     debug_map: list | None = None
+    # compile_model(bundleio=True): the ExecuTorch BundledProgram (.bpte; etarm/bundleio.py).
+    bpte: bytes | None = None
 
 
 class _Timer:
@@ -209,6 +212,7 @@ def compile_model(
     target_options: dict | None = None,
     strict_export: bool = False,
     etrecord: bool = False,
+    bundleio: bool = False,
 ) -> CompileResult:
     """Compiles ``model`` for ``target``; the report follows the contract in DESIGN.md.
 
@@ -221,6 +225,9 @@ def compile_model(
     ``strict_export``: torch.export's strict mode (TorchDynamo tracing); etarm's default is
     torch's non-strict tracing. ``etrecord``: also build an ETRecord (``result.etrecord``, the
     bytes executorch.devtools' Inspector reads) from the edge and ExecuTorch programs.
+    ``bundleio``: also build a BundledProgram (``result.bpte``) holding the program, the example
+    inputs, the outputs the program should compute (the float model's; for ``quantize``, the
+    quantized model's) and the tolerance; the report's ``bundle`` describes it.
     """
     timer = _Timer()
     model, example_inputs = _private_copies(model, example_inputs)
@@ -258,6 +265,11 @@ def compile_model(
         executorch_program = edge.to_executorch(ExecutorchBackendConfig(extract_delegate_segments=True))
         pte = executorch_program.buffer
     etrecord_bytes = _etrecord(edge_for_etrecord, executorch_program, exported) if etrecord else None
+    bpte, bundle = None, None
+    if bundleio:
+        with timer.stage("bundle"):
+            reference = quantized_model if quantize else model
+            bpte, bundle = build_bpte(executorch_program, reference, example_inputs, quantized=quantize)
     report = {
         "target": target,
         "quantized": quantize,
@@ -269,8 +281,15 @@ def compile_model(
         "pte_bytes": len(pte),
         "timings_s": timer.stages,
     }
+    if bundle is not None:
+        report["bundle"] = bundle
     return CompileResult(
-        pte=pte, report=report, quantized_model=quantized_model, etrecord=etrecord_bytes, debug_map=debug_map
+        pte=pte,
+        report=report,
+        quantized_model=quantized_model,
+        etrecord=etrecord_bytes,
+        debug_map=debug_map,
+        bpte=bpte,
     )
 
 

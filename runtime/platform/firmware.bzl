@@ -16,6 +16,13 @@ the same `platform`). The runner reads the model through etarm/model.h
 (etarm_model_data / etarm_model_size), placed in the board's bulk region (.etarm.model).
 The .pte and inputs are host-made files: they are taken from the host's configuration,
 so one compile serves every board.
+
+A bundled program (`etarm compile --bundleio`, or etarm_pte(bundleio = True)) is embedded
+with `bundle` instead of `pte`: the image then runs every test case of the bundle and prints
+PASS or FAIL (exit code 0 or 1), on a runner that can (default
+//runtime/runner:bare_metal_bundle_main):
+
+    etarm_firmware(name = "kws_check_fw", bundle = ":kws.bpte")
 """
 
 load("@rules_cc//cc:defs.bzl", "cc_binary", "cc_library")
@@ -50,7 +57,7 @@ def _embed_model_impl(ctx):
         src = ctx.file.pte.short_path,
     )
     for src, suffix, symbol, symbol_size in [
-        (ctx.file.pte, ".pte.inc", "etarm_model_data", "etarm_model_size"),
+        (ctx.file.pte, "." + ctx.file.pte.extension + ".inc", "etarm_model_data", "etarm_model_size"),
         (ctx.file.inputs, ".inputs.inc", "etarm_model_inputs", "etarm_model_inputs_size"),
     ]:
         if src == None:
@@ -76,8 +83,9 @@ _embed_model = rule(
 
 def etarm_firmware(
         name,
-        pte,
-        runner = Label("//runtime/runner:bare_metal_main"),
+        pte = None,
+        bundle = None,
+        runner = None,
         kernels = DEFAULT_KERNELS,
         platform = "//platforms:corstone300",
         inputs = None,
@@ -89,21 +97,30 @@ def etarm_firmware(
     Args:
       name: target name; the ELF is `name + ".elf"`.
       pte: label of the .pte file to embed.
+      bundle: instead of `pte`, label of a .bpte (bundled program) to embed and check.
       runner: cc_library with main() that runs the model (alwayslink if nothing else
-        references it); default: the executor runner (//runtime/runner).
+        references it); default: the executor runner (//runtime/runner), for a `bundle` the
+        one that checks bundles (//runtime/runner:bare_metal_bundle_main).
       kernels: kernel libraries linked into the image (default: the portable kernels);
         where two have a kernel for one op, the higher registration priority wins
         (runtime/core/kernel_registry.h). [] for a runner that needs none.
       platform: board platform (//platforms:corstone300, corstone320, ...).
       inputs: optional label of a file with the model's input tensors (raw bytes of each,
-        in order), embedded as etarm_model_inputs / etarm_model_inputs_size.
+        in order), embedded as etarm_model_inputs / etarm_model_inputs_size (not with
+        `bundle`, which carries its inputs).
       deps: more cc_library deps of the image.
       linkopts: more link options.
       **kwargs: testonly, tags, visibility (applied to every target).
     """
+    if (pte == None) == (bundle == None):
+        fail("etarm_firmware(name = \"%s\"): give exactly one of `pte` and `bundle`" % name)
+    if bundle != None and inputs != None:
+        fail("etarm_firmware(name = \"%s\"): a `bundle` carries its inputs: drop `inputs`" % name)
+    if runner == None:
+        runner = Label("//runtime/runner:bare_metal_bundle_main" if bundle else "//runtime/runner:bare_metal_main")
     _embed_model(
         name = name + "_model_src",
-        pte = pte,
+        pte = pte or bundle,
         inputs = inputs,
         **kwargs
     )

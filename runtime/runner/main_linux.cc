@@ -3,11 +3,15 @@
 //
 // usage: runner MODEL.pte [INPUTS.bin] [--quiet] [--write OUT.bin]
 //               [--expect REF.bin ABS_TOL REL_TOL]...
+//        runner MODEL.bpte [--quiet]
 //   INPUTS.bin  every tensor input's bytes, in order (default: all inputs are ones)
 //   --quiet     do not print the output values
 //   --write     write every output (float tensors), raw, in order
 //   --expect    compare the float outputs with REF.bin: each element must satisfy
 //               |got - ref| <= ABS_TOL + REL_TOL * |ref|; prints the largest |got - ref|
+// A BundledProgram (told by its file identifier, BP08, whatever the file's name) carries its
+// inputs, expected outputs and tolerance: every test case runs and is checked
+// (bundled_check.h).
 // Exit code: 0, 1 on any runtime Error or mismatch, 2 on bad usage.
 #include <cmath>
 #include <cstdio>
@@ -18,6 +22,8 @@
 
 #include <executorch/extension/data_loader/file_data_loader.h>
 
+#include "runtime/runner/bundled_check.h"
+#include "runtime/runner/bundled_program.h"
 #include "runtime/runner/runner.h"
 
 #ifndef ETARM_RUNNER_ARENA_BYTES
@@ -41,6 +47,16 @@ bool read_file(const char* path, std::vector<char>* out) {
   while ((n = std::fread(buf, 1, sizeof(buf), f)) > 0) out->insert(out->end(), buf, buf + n);
   std::fclose(f);
   return true;
+}
+
+// True when the file starts like a BundledProgram.
+bool is_bundle_file(const char* path) {
+  uint8_t head[8];
+  FILE* f = std::fopen(path, "rb");
+  if (f == nullptr) return false;
+  const size_t n = std::fread(head, 1, sizeof head, f);
+  std::fclose(f);
+  return etarm::runner::is_bundled_program(head, n);
 }
 
 uint64_t monotonic_ns() {
@@ -114,13 +130,30 @@ int main(int argc, char** argv) {
   }
   if (model_path == nullptr) {
     std::fprintf(stderr,
-                 "usage: %s MODEL.pte [INPUTS.bin] [--quiet] [--write OUT.bin] [--expect REF.bin ATOL RTOL]...\n",
-                 argv[0]);
+                 "usage: %s MODEL.pte [INPUTS.bin] [--quiet] [--write OUT.bin] [--expect REF.bin ATOL RTOL]...\n"
+                 "       %s MODEL.bpte [--quiet]\n",
+                 argv[0], argv[0]);
     return 2;
   }
 
   etarm::runner::Runner runner(arena, sizeof arena);
   runner.set_clock(monotonic_ns, 1000, "ns");
+  if (is_bundle_file(model_path)) {
+    if (inputs_path != nullptr || write_path != nullptr || !expectations.empty()) {
+      std::fprintf(stderr,
+                   "%s is a bundle: it carries its inputs and expected outputs (no INPUTS.bin, --write, --expect)\n",
+                   model_path);
+      return 2;
+    }
+    // operator new aligns to __STDCPP_DEFAULT_NEW_ALIGNMENT__: the 16 bytes the program inside needs.
+    static_assert(__STDCPP_DEFAULT_NEW_ALIGNMENT__ >= 16, "the bundle needs 16-byte aligned memory");
+    std::vector<char> bundle;
+    if (!read_file(model_path, &bundle)) {
+      std::printf("FAILED: cannot read %s\n", model_path);
+      return 1;
+    }
+    return etarm::runner::run_bundle(runner, bundle.data(), bundle.size(), quiet);
+  }
   auto loader = FileDataLoader::from(model_path);
   if (!loader.ok()) return etarm::runner::report_error("open the .pte", loader.error());
   Error err = runner.load(&loader.get());

@@ -83,6 +83,34 @@ def test_flags_that_do_not_apply_are_refused_in_one_line(tmp_path, flags, messag
     assert done.stderr.strip().startswith(message) and len(done.stderr.strip().splitlines()) == 1, done.stderr
 
 
+def test_bundleio_writes_a_bpte_named_like_a_pte_and_reports_it(tmp_path, model_file):
+    done = compile_ok("-m", str(model_file), "--bundleio", "-o", str(tmp_path), "--report", str(tmp_path / "r.json"))
+    bpte = tmp_path / "net_TOSA-1.0+FP.bpte"
+    assert bpte.read_bytes()[4:8] == b"BP08"
+    assert not (tmp_path / "net_TOSA-1.0+FP.pte").exists()
+    report = json.loads((tmp_path / "r.json").read_text())
+    assert report["bpte_path"] == str(bpte) and report["bundle"]["bpte_bytes"] == bpte.stat().st_size
+    atol, rtol = report["bundle"]["atol"], report["bundle"]["rtol"]
+    assert f"wrote       {bpte} (" in done.stdout
+    expected = f"expected    the float model's outputs, within atol {atol:.3g} + rtol {rtol:.3g} * |expected|"
+    assert expected in done.stdout
+    compile_ok("-m", str(model_file), "--bundleio", "-o", str(tmp_path / "named.bpte"))
+    assert (tmp_path / "named.bpte").is_file()
+
+
+@pytest.mark.parametrize(
+    "output, flags, message",
+    [
+        ("x.pte", ["--bundleio"], "--bundleio writes a .bpte"),
+        ("x.bpte", [], "a .bpte needs --bundleio"),
+    ],
+)
+def test_output_name_must_match_bundleio(tmp_path, output, flags, message):
+    done = run_cli("compile", "-m", "add", "-o", str(tmp_path / output), *flags)
+    assert done.returncode == 2
+    assert done.stderr.strip() == f"etarm: error: -o {tmp_path / output}: {message}"
+
+
 def test_export_modes_and_the_deprecated_fusion_flag(tmp_path, model_file):
     for flags in (["--strict_export"], ["--non_strict_export"], ["--enable_qdq_fusion_pass"]):
         compile_ok("-m", str(model_file), "-o", str(tmp_path / "net.pte"), *flags)
