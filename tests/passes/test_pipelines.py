@@ -40,7 +40,7 @@ U85_ONLY = ["transposes_at_lowest_rank", "pointwise_rows_as_batch"]
 ETHOSU_STAGES = {
     **TOSA_STAGES,
     Stage.BEFORE_ANNOTATION: ["split_composites", "lift_scalar_operands"],
-    Stage.EDGE: ["duplicate_shared_dequantizers"],
+    Stage.EDGE: ["compute_small_integers_in_int32", "duplicate_shared_dequantizers"],
     Stage.PARTITION: INT_PARTITION,
 }
 
@@ -51,10 +51,15 @@ EXPECTED = {
             "convert_int64_const_ops_to_int32",
             "convert_int64_output_ops_to_int32",
             "insert_int32_casts_after_int64_placeholders",
+            "compute_small_integers_in_int32",
         ],
         Stage.PARTITION: ["fold_batch_norm_into_convolution"],
     },
-    "TOSA-1.0+INT": {**TOSA_STAGES, Stage.EDGE: ["duplicate_shared_dequantizers"], Stage.PARTITION: INT_PARTITION},
+    "TOSA-1.0+INT": {
+        **TOSA_STAGES,
+        Stage.EDGE: ["compute_small_integers_in_int32", "duplicate_shared_dequantizers"],
+        Stage.PARTITION: INT_PARTITION,
+    },
     "ethos-u55-128": {**ETHOSU_STAGES, Stage.BACKEND: NPU_COMMON + U55_ONLY},
     "ethos-u85-256": {**ETHOSU_STAGES, Stage.BACKEND: NPU_COMMON + U85_ONLY},
 }

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from etarm.passes.base import Pass, Pipeline
 from etarm.passes.cancel_layout_changes import CancelLayoutChanges
+from etarm.passes.compute_small_integers_in_int32 import ComputeSmallIntegersInInt32
 from etarm.passes.convert_int64_const_ops_to_int32 import ConvertInt64ConstOpsToInt32Pass
 from etarm.passes.convert_int64_output_ops_to_int32 import ConvertInt64OutputOpsToInt32Pass
 from etarm.passes.duplicate_shared_dequantizers import DuplicateSharedDequantizersPass
@@ -28,6 +29,7 @@ def tosa_passes(spec: TosaSpecification) -> list[Pass]:
             ConvertInt64OutputOpsToInt32Pass(spec),
             InsertInt32CastsAfterInt64PlaceholdersPass(spec),
         ]
+    passes.append(ComputeSmallIntegersInInt32())
     if spec.supports_int():
         passes.append(DuplicateSharedDequantizersPass())
     passes.append(FoldBatchNormIntoConvolution())
