@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 
+import numpy as np
 import torch
 from torch.utils import _pytree as pytree
 
@@ -19,6 +20,10 @@ from etarm.op_names import op_name
 
 METHOD = "forward"
 TOLERANCE_METHOD = "etarm.tolerance"
+FILE_IDENTIFIER = b"BP08"  # bundled_program_schema.fbs
+# ExecuTorch's verify_method_outputs defaults, for bundles without an etarm.tolerance suite.
+EXECUTORCH_ATOL = 1e-8
+EXECUTORCH_RTOL = 1e-5
 
 # Float programs: the runtime's kernels accumulate in another order (and with other vector
 # widths) than torch's, an error of a few float32 ulps per term that grows with the values'
@@ -120,3 +125,80 @@ def build_bpte(executorch_program, reference_model: torch.nn.Module, example_inp
         "bpte_bytes": len(bpte),
     }
     return bpte, info
+
+
+@dataclasses.dataclass
+class BundledTestCase:
+    inputs: list  # numpy arrays and Python scalars, in the method's input order
+    expected_outputs: list[np.ndarray]
+
+
+@dataclasses.dataclass
+class Bundle:
+    program: bytes  # the .pte inside
+    test_cases: list[BundledTestCase]  # the forward method's
+    atol: float
+    rtol: float
+
+
+# executorch_flatbuffer.ScalarType values (scalar_type.fbs) -> numpy dtypes.
+_NUMPY_DTYPES = {
+    0: np.uint8,
+    1: np.int8,
+    2: np.int16,
+    3: np.int32,
+    4: np.int64,
+    5: np.float16,
+    6: np.float32,
+    7: np.float64,
+    11: np.bool_,
+}
+
+
+def is_bpte(data: bytes) -> bool:
+    return data[4:8] == FILE_IDENTIFIER
+
+
+def _value(value):
+    val = value.val
+    if not hasattr(val, "scalar_type"):  # Int, Bool, Double
+        return next(v for k, v in vars(val).items() if k.endswith("_val"))
+    dtype = _NUMPY_DTYPES.get(val.scalar_type)
+    if dtype is None:
+        raise EtarmError(
+            f"the bundle holds a tensor of ExecuTorch scalar type {val.scalar_type}, which etarm cannot compare"
+        )
+    return np.frombuffer(val.data, dtype=dtype).reshape(val.sizes).copy()
+
+
+def read_bpte(data: bytes) -> Bundle:
+    """The program, the forward test cases and the tolerance of a .bpte (ExecuTorch's defaults
+    when it carries no etarm.tolerance suite, e.g. one from aot_arm_compiler)."""
+    from executorch.devtools.bundled_program.serialize import deserialize_from_flatbuffer_to_bundled_program
+
+    try:
+        bundled = deserialize_from_flatbuffer_to_bundled_program(data)
+    except Exception as exc:
+        raise EtarmError(f"not a readable .bpte: {type(exc).__name__}: {exc}") from exc
+    suites = {suite.method_name: suite for suite in bundled.method_test_suites}
+    if METHOD not in suites:
+        raise EtarmError(f"the bundle has no test cases for {METHOD}")
+    cases = [
+        BundledTestCase([_value(v) for v in case.inputs], [_value(v) for v in case.expected_outputs])
+        for case in suites[METHOD].test_cases
+    ]
+    atol, rtol = EXECUTORCH_ATOL, EXECUTORCH_RTOL
+    if TOLERANCE_METHOD in suites and suites[TOLERANCE_METHOD].test_cases:
+        atol, rtol = (_value(v) for v in suites[TOLERANCE_METHOD].test_cases[0].inputs)
+    return Bundle(bytes(bundled.program), cases, atol, rtol)
+
+
+def compare(got, expected: np.ndarray, atol: float, rtol: float) -> tuple[float, int]:
+    """The largest |got - expected| and how many values lie outside the tolerance (floats:
+    atol + rtol * |expected|; integers and bools: exactly), as the C++ runners judge it."""
+    got = np.asarray(got)
+    if got.shape != expected.shape:
+        return float("inf"), expected.size
+    diff = np.abs(got.astype(np.float64) - expected.astype(np.float64))
+    allowed = atol + rtol * np.abs(expected.astype(np.float64)) if expected.dtype.kind == "f" else 0.0
+    return (float(diff.max()) if diff.size else 0.0), int(np.count_nonzero(~(diff <= allowed)))

@@ -1,5 +1,6 @@
 """``etarm run MODEL.pte [--inputs FILE ...] [--model MODEL]``: runs a .pte on this host
-(etarm.runtime) and, given the model it was compiled from, compares it with torch."""
+(etarm.runtime) and, given the model it was compiled from, compares it with torch;
+``etarm run MODEL.bpte`` checks a bundled program's test cases, as etarm's runners do."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import numpy as np
 import torch
 
 from etarm import targets
+from etarm.bundleio import Bundle, compare, is_bpte, read_bpte
 from etarm.compiler import quantize_model
 from etarm.errors import EtarmError
 from etarm.models import load_model
@@ -21,8 +23,10 @@ _SHOWN_VALUES = 8
 
 
 def add_parser(sub) -> argparse.ArgumentParser:
-    p = sub.add_parser("run", help="run a .pte on this host (and compare it with its torch model)")
-    p.add_argument("pte", help="the .pte to run")
+    p = sub.add_parser("run", help="run a .pte on this host (and compare it with its torch model), or check a .bpte")
+    p.add_argument(
+        "pte", help="the .pte to run, or a .bpte (--bundleio) whose test cases are run and checked against its outputs"
+    )
     p.add_argument(
         "--inputs",
         nargs="+",
@@ -110,11 +114,37 @@ def _print_run(path: str, size: int, program: Program, result: RunResult, inputs
     )
 
 
+def _check_bundle(path: str, bundle: Bundle) -> int:
+    """Runs every test case of a .bpte and judges it as the C++ runners do; 1 on any failure."""
+    program = Program(bundle.program)
+    print(f"bundle       {path}: {len(bundle.test_cases)} test case(s), atol {bundle.atol:.3g} rtol {bundle.rtol:.3g}")
+    passed = True
+    for index, case in enumerate(bundle.test_cases):
+        tensors = [value for value in case.inputs if isinstance(value, np.ndarray)]
+        result = program.run(tensors)
+        for number, value in enumerate(result.outputs):
+            print(f"output {number}     {_describe(value)}")
+        judged = [
+            compare(got, want, bundle.atol, bundle.rtol) for got, want in zip(result.outputs, case.expected_outputs)
+        ]
+        worst = max((largest for largest, _ in judged), default=0.0)
+        outside = sum(count for _, count in judged)
+        total = sum(want.size for want in case.expected_outputs)
+        print(f"test case {index}  max |got - expected| = {worst:.3g}, {outside} of {total} values outside tolerance")
+        passed = passed and outside == 0 and len(result.outputs) == len(case.expected_outputs)
+    print("PASS" if passed else "FAIL")
+    return 0 if passed else 1
+
+
 def run(args) -> int:
     if not os.path.isfile(args.pte):
         raise EtarmError(f"program file '{args.pte}' does not exist")
     with open(args.pte, "rb") as f:
         pte = f.read()
+    if is_bpte(pte):
+        if args.inputs or args.model:
+            raise EtarmError("a .bpte carries its inputs and expected outputs: --inputs and --model do not apply")
+        return _check_bundle(args.pte, read_bpte(pte))
     program = Program(pte)
     model = None
     if args.model:

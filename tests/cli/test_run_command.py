@@ -1,5 +1,5 @@
 """`etarm run MODEL.pte`: runs a program on this host, as a user does (its own process), and
-compares it with the model it came from."""
+compares it with the model it came from; `etarm run MODEL.bpte` checks a bundle."""
 
 import re
 
@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 import torch
 
+from etarm.bundleio import read_bpte
 from etarm.testing.cli import run_cli
 
 MODEL = """
@@ -103,3 +104,23 @@ def test_mistakes_are_one_line(model_file, tmp_path, args, message):
     done = run_cli("run", *[a.format(**paths) for a in args])
     assert done.returncode == 2
     assert re.fullmatch(f"etarm: error: .*{message}.*\n", done.stderr), done.stderr
+
+
+def test_a_bundle_with_tosa_partitions_is_checked_against_its_expected_outputs(model_file, tmp_path):
+    bpte = tmp_path / "net.bpte"
+    done = run_cli("compile", "-m", str(model_file), "-t", "TOSA-1.0+INT", "-q", "--bundleio", "-o", str(bpte))
+    assert done.returncode == 0, done.stderr[-3000:]
+    out = run_ok(str(bpte))
+    assert re.search(r"test case 0 +max \|got - expected\| = 0, 0 of 8 values outside tolerance", out)
+    assert out.endswith("PASS\n")
+
+    # One expected value moved far off: the check fails, and says so.
+    expected = read_bpte(bpte.read_bytes()).test_cases[0].expected_outputs[0]
+    data = bpte.read_bytes()
+    start = data.find(expected.tobytes())
+    wrong = expected.copy()
+    wrong.flat[0] += 100
+    bpte.write_bytes(data[:start] + wrong.tobytes() + data[start + wrong.nbytes :])
+    failed = run_cli("run", str(bpte))
+    assert failed.returncode == 1
+    assert "1 of 8 values outside tolerance" in failed.stdout and failed.stdout.endswith("FAIL\n")
