@@ -21,7 +21,7 @@ from etarm.passes.lift_scalar_operands import LiftScalarOperands
 from etarm.tosa.compile_spec import TosaCompileSpec
 
 TOSA_STAGES = {
-    Stage.BEFORE_ANNOTATION: ["lift_scalar_operands"],
+    Stage.BEFORE_ANNOTATION: ["decompose_for_annotation", "lift_scalar_operands"],
     Stage.EXPORTED: ["make_kept_composite_outputs_contiguous"],
     Stage.TOSA: ["cancel_layout_changes"],
     Stage.BACKEND: [],
@@ -39,7 +39,7 @@ U55_ONLY = [
 U85_ONLY = ["transposes_at_lowest_rank", "pointwise_rows_as_batch"]
 ETHOSU_STAGES = {
     **TOSA_STAGES,
-    Stage.BEFORE_ANNOTATION: ["split_composites", "lift_scalar_operands"],
+    Stage.BEFORE_ANNOTATION: ["split_composites", "decompose_for_annotation", "lift_scalar_operands"],
     Stage.EDGE: ["compute_small_integers_in_int32", "duplicate_shared_dequantizers"],
     Stage.PARTITION: INT_PARTITION,
 }

@@ -22,23 +22,9 @@ import torch
 
 from etarm.op_names import op_name
 from etarm.passes.base import AnnotationPass
+from etarm.passes.node_builder import NodeBuilder
 
 aten = torch.ops.aten
-
-
-class _Builder:
-    """Adds call_function nodes before ``anchor``, with its metadata and their own values."""
-
-    def __init__(self, graph: torch.fx.Graph, anchor: torch.fx.Node):
-        self.graph, self.anchor = graph, anchor
-
-    def __call__(self, target, *args) -> torch.fx.Node:
-        with self.graph.inserting_before(self.anchor):
-            node = self.graph.call_function(target, args)
-        node.meta = {key: value for key, value in self.anchor.meta.items() if key != "val"}
-        values = [a.meta["val"] if isinstance(a, torch.fx.Node) else a for a in args]
-        node.meta["val"] = target(*values)
-        return node
 
 
 def _argument(node: torch.fx.Node, index: int, name: str, default=None):
@@ -47,7 +33,7 @@ def _argument(node: torch.fx.Node, index: int, name: str, default=None):
     return node.kwargs.get(name, default)
 
 
-def _normalized(add: _Builder, centred: torch.fx.Node, dims: list, eps: float, weight, bias):
+def _normalized(add: NodeBuilder, centred: torch.fx.Node, dims: list, eps: float, weight, bias):
     """``centred / sqrt(mean(x**2 over dims) + eps) * weight + bias``."""
     mean_square = add(aten.mean.dim, add(aten.mul.Tensor, centred, centred), dims, True)
     inverse_deviation = add(aten.rsqrt.default, add(aten.add.Tensor, mean_square, eps))
@@ -59,7 +45,7 @@ def _normalized(add: _Builder, centred: torch.fx.Node, dims: list, eps: float, w
     return result
 
 
-def _layer_norm(add: _Builder, node: torch.fx.Node) -> torch.fx.Node:
+def _layer_norm(add: NodeBuilder, node: torch.fx.Node) -> torch.fx.Node:
     x, shape = node.args[:2]
     dims = list(range(-len(shape), 0))
     centred = add(aten.sub.Tensor, x, add(aten.mean.dim, x, dims, True))
@@ -67,7 +53,7 @@ def _layer_norm(add: _Builder, node: torch.fx.Node) -> torch.fx.Node:
     return _normalized(add, centred, dims, float(_argument(node, 4, "eps", 1e-5)), weight, bias)
 
 
-def _rms_norm(add: _Builder, node: torch.fx.Node) -> torch.fx.Node:
+def _rms_norm(add: NodeBuilder, node: torch.fx.Node) -> torch.fx.Node:
     x, shape = node.args[:2]
     eps = _argument(node, 3, "eps")
     if eps is None:
@@ -75,7 +61,7 @@ def _rms_norm(add: _Builder, node: torch.fx.Node) -> torch.fx.Node:
     return _normalized(add, x, list(range(-len(shape), 0)), float(eps), _argument(node, 2, "weight"), None)
 
 
-def _attention(add: _Builder, node: torch.fx.Node) -> torch.fx.Node:
+def _attention(add: NodeBuilder, node: torch.fx.Node) -> torch.fx.Node:
     query, key, value = node.args[:3]
     scale = node.kwargs.get("scale")
     if scale is None:
@@ -127,7 +113,7 @@ def split_composites(model: torch.fx.GraphModule, wants: Callable[[torch.fx.Node
         splitter, applies = entry
         if not node.meta["val"].dtype.is_floating_point or not applies(node) or not wants(node):
             continue
-        node.replace_all_uses_with(splitter(_Builder(model.graph, node), node))
+        node.replace_all_uses_with(splitter(NodeBuilder(model.graph, node), node))
         model.graph.erase_node(node)
         split += 1
     if split:

@@ -75,6 +75,8 @@ SINGLE_INPUT = (
     "aten.min.default",
     "aten.argmax.default",
     "aten.argmin.default",
+    "aten.tril.default",  # the zeroed values are the input's zero point
+    "aten.triu.default",
 )
 MULTI_INPUT = (
     "aten.cat.default",
@@ -86,6 +88,12 @@ MULTI_INPUT = (
     "aten.maximum.default",
     "aten.minimum.default",
     "aten.where.self",  # the bool condition is not a float input: only the branches share
+    # Writing one tensor's values into another: source and destination share parameters.
+    "aten.slice_scatter.default",
+    "aten.select_scatter.default",
+    "aten.index_put.default",
+    "aten.index_copy.default",
+    "aten.scatter.src",
 )
 BOOL_TESTS = (
     *(f"aten.{op}.{overload}" for op in ("eq", "ne", "gt", "ge", "lt", "le") for overload in ("Tensor", "Scalar")),

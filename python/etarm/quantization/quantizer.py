@@ -48,6 +48,16 @@ ANNOTATORS = {
 _UNSET = object()
 
 
+def functional_name(name: str) -> str:
+    """'aten.leaky_relu.default' for the in-place 'aten.leaky_relu_.default': an in-place op
+    computes what its functional form does, so it is annotated the same way."""
+    namespace, _, rest = name.partition(".")
+    base, _, overload = rest.partition(".")
+    if base.endswith("_") and not base.startswith("_"):
+        return f"{namespace}.{base[:-1]}.{overload}"
+    return name
+
+
 def _module_path(path: str) -> str:
     """'fc1' from nn_module_stack paths such as 'fc1', "L['self'].fc1" or 'L__self___fc1'."""
     for prefix in ("L['self'].", "L__self___", "L__self__"):
@@ -121,7 +131,7 @@ class AnnotatingQuantizer(Quantizer):
         for node in model.graph.nodes:
             if node.op != "call_function" or is_annotated(node):
                 continue
-            annotator = self.annotators.get(op_name(node.target))
+            annotator = self.annotators.get(functional_name(op_name(node.target)))
             config = self.config_for(node) if annotator is not None else None
             if config is not None:
                 annotator(node, config, self.config_for)

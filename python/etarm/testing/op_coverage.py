@@ -233,7 +233,7 @@ row("sin", "aten.sin.default",                                           RUNS,  
 row("sinh", "aten.sinh.default",                                         RUNS,            RUNS,            RUNS,            RUNS)
 row("slice", "aten.slice.Tensor",                                        RUNS,            RUNS,            RUNS,            RUNS)
 row("slice", "aten.slice_copy.Tensor",                                   RUNS,            RUNS,            RUNS,            RUNS)
-row("slice_scatter", "aten.slice_scatter.default",                       RUNS,            NOT_QUANTIZED,   NOT_QUANTIZED,   NOT_QUANTIZED)
+row("slice_scatter", "aten.slice_scatter.default",                       RUNS,            RUNS,            RUNS,            RUNS)
 row("softmax", "aten._softmax.default",                                  RUNS,            RUNS,            RUNS,            RUNS)
 row("softplus", "aten.softplus.default",                                 RUNS,            RUNS,            RUNS,            RUNS)
 row("split_with_sizes", "aten.split_with_sizes.default",                 RUNS,            RUNS,            RUNS,            RUNS)

@@ -1,0 +1,91 @@
+"""DecomposeForAnnotation: writes prelu and vector norms as the arithmetic the quantizer annotates.
+
+Edge lowering decomposes ``prelu`` and ``linalg_vector_norm`` into elementwise ops and
+reductions that etarm lowers one by one; quantized whole, the pieces it creates after
+convert_pt2e would carry no quantization parameters and stay on the CPU. Written out
+before annotation, every piece is annotated (and calibrated) like any other op:
+``prelu(x, w) = where(x > 0, x, x * w)`` with w along the channel dimension, and the 1-, 2-
+and infinity-norms as ``sum(|x|)``, ``sqrt(sum(x * x))`` and ``amax(|x|)``.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Callable
+
+import torch
+
+from etarm.op_names import op_name
+from etarm.passes.base import AnnotationPass
+from etarm.passes.node_builder import NodeBuilder
+
+aten = torch.ops.aten
+
+
+def _prelu(add: NodeBuilder, node: torch.fx.Node) -> torch.fx.Node:
+    x, weight = node.args[:2]
+    rank, channels = x.meta["val"].dim(), weight.meta["val"].numel()
+    if rank >= 2 and channels > 1:  # one slope per channel (dimension 1)
+        weight = add(aten.view.default, weight, [1, channels] + [1] * (rank - 2))
+    return add(aten.where.self, add(aten.gt.Scalar, x, 0.0), x, add(aten.mul.Tensor, x, weight))
+
+
+def _norm_arguments(node: torch.fx.Node):
+    args = list(node.args) + [None] * (4 - len(node.args))
+    order = node.kwargs.get("ord", args[1] if args[1] is not None else 2)
+    dims = node.kwargs.get("dim", args[2])
+    keepdim = node.kwargs.get("keepdim", args[3] if args[3] is not None else False)
+    dims = (
+        list(range(node.args[0].meta["val"].dim()))
+        if dims is None
+        else ([dims] if isinstance(dims, int) else list(dims))
+    )
+    return order, dims, keepdim
+
+
+def _vector_norm(add: NodeBuilder, node: torch.fx.Node) -> torch.fx.Node:
+    x = node.args[0]
+    order, dims, keepdim = _norm_arguments(node)
+    if order == 2:
+        return add(aten.sqrt.default, add(aten.sum.dim_IntList, add(aten.mul.Tensor, x, x), dims, keepdim))
+    if order == 1:
+        return add(aten.sum.dim_IntList, add(aten.abs.default, x), dims, keepdim)
+    return add(aten.amax.default, add(aten.abs.default, x), dims, keepdim)
+
+
+def _norm_applies(node: torch.fx.Node) -> bool:
+    order, _dims, _keepdim = _norm_arguments(node)
+    return order in (1, 2, math.inf) and "dtype" not in node.kwargs
+
+
+_DECOMPOSITIONS: dict[str, tuple[Callable, Callable[[torch.fx.Node], bool]]] = {
+    "aten.prelu.default": (_prelu, lambda node: True),
+    "aten.linalg_vector_norm.default": (_vector_norm, _norm_applies),
+}
+
+
+class DecomposeForAnnotation(AnnotationPass):
+    """Writes prelu and 1/2/inf vector norms as arithmetic, so that every piece is quantized."""
+
+    def run(self, model: torch.fx.GraphModule, quantizer) -> int:
+        return decompose_for_annotation(model, lambda node: quantizer.config_for(node) is not None)
+
+
+def decompose_for_annotation(model: torch.fx.GraphModule, wants: Callable[[torch.fx.Node], bool]) -> int:
+    """Replaces each node ``wants`` accepts that has a decomposition here; returns how many."""
+    replaced = 0
+    for node in list(model.graph.nodes):
+        entry = _DECOMPOSITIONS.get(op_name(node.target)) if node.op == "call_function" else None
+        value = node.meta.get("val")
+        if entry is None or not isinstance(value, torch.Tensor) or not value.dtype.is_floating_point:
+            continue
+        decompose, applies = entry
+        if not applies(node) or not wants(node):
+            continue
+        node.replace_all_uses_with(decompose(NodeBuilder(model.graph, node), node))
+        model.graph.erase_node(node)
+        replaced += 1
+    if replaced:
+        model.graph.lint()
+        model.recompile()
+    return replaced
