@@ -21,13 +21,18 @@ from etarm.passes.lift_scalar_operands import LiftScalarOperands
 from etarm.tosa.compile_spec import TosaCompileSpec
 
 TOSA_STAGES = {
-    Stage.BEFORE_ANNOTATION: ["decompose_for_annotation", "lift_scalar_operands"],
+    Stage.BEFORE_ANNOTATION: ["fold_constant_weights", "decompose_for_annotation", "lift_scalar_operands"],
     Stage.EXPORTED: ["make_kept_composite_outputs_contiguous"],
     Stage.TOSA: ["cancel_layout_changes"],
     Stage.BACKEND: [],
 }
 INT_PARTITION = ["fold_batch_norm_into_convolution", "fold_quantize_nodes", "share_qparams"]
-NPU_COMMON = ["reductions_without_transposes", "global_pools_as_sums", "narrow_transposes", "trivial_transposes_as_reshapes"]
+NPU_COMMON = [
+    "reductions_without_transposes",
+    "global_pools_as_sums",
+    "narrow_transposes",
+    "trivial_transposes_as_reshapes",
+]
 U55_ONLY = [
     "sums_in_steps",
     "pad_strided_convolutions",
@@ -39,7 +44,12 @@ U55_ONLY = [
 U85_ONLY = ["transposes_at_lowest_rank", "pointwise_rows_as_batch"]
 ETHOSU_STAGES = {
     **TOSA_STAGES,
-    Stage.BEFORE_ANNOTATION: ["split_composites", "decompose_for_annotation", "lift_scalar_operands"],
+    Stage.BEFORE_ANNOTATION: [
+        "split_composites",
+        "fold_constant_weights",
+        "decompose_for_annotation",
+        "lift_scalar_operands",
+    ],
     Stage.EDGE: ["compute_small_integers_in_int32", "duplicate_shared_dequantizers"],
     Stage.PARTITION: INT_PARTITION,
 }

@@ -11,6 +11,7 @@ from etarm.passes.compute_small_integers_in_int32 import ComputeSmallIntegersInI
 from etarm.passes.convert_int64_const_ops_to_int32 import ConvertInt64ConstOpsToInt32Pass
 from etarm.passes.convert_int64_output_ops_to_int32 import ConvertInt64OutputOpsToInt32Pass
 from etarm.passes.decompose_for_annotation import DecomposeForAnnotation
+from etarm.passes.fold_constant_weights import FoldConstantWeights
 from etarm.passes.duplicate_shared_dequantizers import DuplicateSharedDequantizersPass
 from etarm.passes.fold_batch_norm_into_convolution import FoldBatchNormIntoConvolution
 from etarm.passes.fold_quantize_nodes import FoldQuantizeNodes
@@ -23,7 +24,12 @@ from etarm.tosa_ir.specification import TosaSpecification
 
 def tosa_passes(spec: TosaSpecification) -> list[Pass]:
     """The passes of ``spec``'s profiles: FP narrows int64 (TOSA has none), INT folds Q/DQ nodes."""
-    passes: list[Pass] = [DecomposeForAnnotation(), LiftScalarOperands(), MakeKeptCompositeOutputsContiguous()]
+    passes: list[Pass] = [
+        FoldConstantWeights(),
+        DecomposeForAnnotation(),
+        LiftScalarOperands(),
+        MakeKeptCompositeOutputsContiguous(),
+    ]
     if spec.supports_fp():
         passes += [
             ConvertInt64ConstOpsToInt32Pass(spec),
