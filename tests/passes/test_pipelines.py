@@ -61,7 +61,6 @@ EXPECTED = {
             "convert_int64_const_ops_to_int32",
             "convert_int64_output_ops_to_int32",
             "insert_int32_casts_after_int64_placeholders",
-            "compute_small_integers_in_int32",
         ],
         Stage.PARTITION: ["fold_batch_norm_into_convolution"],
     },

@@ -4,7 +4,9 @@ TOSA 1.0 defines ADD, SUB, MUL's result, MAXIMUM, MINIMUM, ABS, the comparisons 
 on int32 only, so a model that adds two int8 tensors (not a quantized model:
 integer data) is computed as torch defines it: the operands are cast to int32, the op runs
 there, and the result is cast back to int8/int16, which wraps like torch's own overflow.
-Quantized nodes never meet this pass: in the edge graph they still compute in float.
+Quantized nodes never meet this pass: in the edge graph they still compute in float. It runs
+for INT-profile specifications only: the casts are INT-profile CASTs (on an FP-only one the
+ops stay on the CPU, saying they do not take int8/int16).
 """
 
 from __future__ import annotations

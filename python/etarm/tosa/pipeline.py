@@ -36,9 +36,8 @@ def tosa_passes(spec: TosaSpecification) -> list[Pass]:
             ConvertInt64OutputOpsToInt32Pass(spec),
             InsertInt32CastsAfterInt64PlaceholdersPass(spec),
         ]
-    passes.append(ComputeSmallIntegersInInt32())
-    if spec.supports_int():
-        passes.append(DuplicateSharedDequantizersPass())
+    if spec.supports_int():  # the int8/int16 <-> int32 casts it adds are INT-profile CASTs
+        passes += [ComputeSmallIntegersInInt32(), DuplicateSharedDequantizersPass()]
     passes.append(FoldBatchNormIntoConvolution())
     if spec.supports_int() and not spec.supports_fp():
         passes += [FoldQuantizeNodes(), ShareQParams()]
