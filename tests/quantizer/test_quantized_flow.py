@@ -61,7 +61,7 @@ def test_calibration_data_errors(tmp_path):
     with pytest.raises(EtarmError, match="holds 1 input"):
         calibration_batches(str(tmp_path / "short.pt"), inputs)
     torch.save({"x": inputs[0]}, tmp_path / "dict.pt")
-    with pytest.raises(EtarmError, match="tuple of tensors"):
+    with pytest.raises(EtarmError, match="must hold a tuple of inputs, not dict"):
         calibration_batches(str(tmp_path / "dict.pt"), inputs)
     (tmp_path / "junk.pt").write_bytes(b"not a pickle")
     with pytest.raises(EtarmError, match="not a readable"):
