@@ -1,0 +1,71 @@
+// Reading Vela's command stream: the COP1 driver payload around it, then its commands.
+//
+// The payload (what the EthosUBackend payload's cmd_data block holds) is a list of 32-bit
+// little-endian driver actions: the "COP1" fourcc; an optimizer-config tag followed by the
+// NPU's CONFIG and ID register values the stream was compiled for; NOP tags padding the
+// commands to 16 bytes; a command-stream tag whose 24-bit count (8 bits above the 16-bit
+// parameter) gives the command words that follow. Each action's low byte is its kind.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "runtime/ethosu/npu_model/status.h"
+
+namespace etarm {
+namespace ethosu {
+namespace npu_model {
+
+// One command word (or pair of words) of the stream.
+struct Command {
+  size_t offset;     // byte offset of its first word in the driver payload
+  bool is_long;      // cmd1: a payload word follows
+  uint16_t opcode;   // bits 0..9
+  uint16_t param;    // bits 16..31 of the first word
+  uint32_t payload;  // the second word of a long command
+
+  // NPU_SET_..., NPU_OP_... (the command set's names; every command read is known).
+  const char* name() const;
+  // A long command's value: the payload with the first word's upper bits on top.
+  uint64_t value() const {
+    return (uint64_t{param} << 32) | payload;
+  }
+};
+
+// Reads the commands of one command-stream action: words [begin, end) of `data`.
+class CommandReader {
+ public:
+  CommandReader(const uint8_t* data, size_t begin, size_t end) : data_(data), pos_(begin), end_(end) {}
+
+  bool done() const {
+    return pos_ >= end_;
+  }
+  // The next command; an error for a word that is no command (reserved form bits, an
+  // opcode the command set does not define, a long command cut off by the end).
+  Status next(Command* command);
+
+ private:
+  const uint8_t* data_;
+  size_t pos_;
+  size_t end_;
+};
+
+// What the driver payload's header says.
+struct DriverPayload {
+  bool has_config = false;
+  uint32_t config = 0;  // the CONFIG register value of the NPU the stream was compiled for
+  uint32_t id = 0;      // the ID register value (architecture version)
+  size_t commands_begin = 0;  // byte offsets of the command words
+  size_t commands_end = 0;
+};
+
+// Walks the driver actions of `data[0, size)`: exactly one command stream, preceded by the
+// fourcc and any config/NOP actions, with nothing but NOPs after it. Every error names the
+// byte offset.
+Status parse_driver_payload(const uint8_t* data, size_t size, DriverPayload* out);
+
+uint32_t read_u32(const uint8_t* p);
+
+}  // namespace npu_model
+}  // namespace ethosu
+}  // namespace etarm

@@ -1,0 +1,73 @@
+// NPU_OP_CONV and NPU_OP_DEPTHWISE: for each OFM element,
+//   acc = bias[oc] + sum over the window's taps inside the IFM and the IFM channels of
+//         (ifm - IFM zero point) * weight
+// (taps in the padding contribute nothing), then the output stage with the channel's
+// scale and shift. Depthwise reads IFM channel oc only. A fully connected layer is a 1x1
+// convolution.
+#include "runtime/ethosu/npu_model/operation.h"
+
+namespace etarm {
+namespace ethosu {
+namespace npu_model {
+
+Status run_convolution(const OperationContext& ctx, bool depthwise) {
+  const RegisterFile& regs = ctx.regs;
+  const OfmShape ofm = ofm_shape(regs);
+  KernelGeometry k;
+  NPU_MODEL_RETURN_IF_ERROR(kernel_geometry_from_registers(regs, ofm, &k));
+  OutputStage out;
+  NPU_MODEL_RETURN_IF_ERROR(output_stage_from_registers(ctx, &out));
+  FeatureMap ifm_map;
+  NPU_MODEL_RETURN_IF_ERROR(feature_map_from_registers(regs, ctx.memory, Operand::kIfm, &ifm_map));
+  const int64_t ifm_c = depthwise ? ofm.c : int64_t{regs.get(Cmd0::kIfmDepthM1)} + 1;
+
+  int32_t* ifm = nullptr;
+  NPU_MODEL_RETURN_IF_ERROR(ctx.workspace.allocate(static_cast<size_t>(k.ifm_h * k.ifm_w * ifm_c), "IFM", &ifm));
+  NPU_MODEL_RETURN_IF_ERROR(load_feature_map(ifm_map, k.ifm_h, k.ifm_w, ifm_c, ifm));
+  for (int64_t i = 0; i < k.ifm_h * k.ifm_w * ifm_c; ++i) {
+    ifm[i] -= ifm_map.zero_point;
+  }
+  int16_t* weights = nullptr;
+  NPU_MODEL_RETURN_IF_ERROR(load_weights(ctx, depthwise, ofm.c, ifm_c, k, &weights));
+  ChannelScale* scales = nullptr;
+  if (out.per_channel) {
+    NPU_MODEL_RETURN_IF_ERROR(load_channel_scales(ctx, ofm.c, &scales));
+  }
+  int32_t* result = nullptr;
+  NPU_MODEL_RETURN_IF_ERROR(ctx.workspace.allocate(static_cast<size_t>(ofm.h * ofm.w * ofm.c), "OFM", &result));
+
+  const int64_t weight_ic = depthwise ? 1 : ifm_c;
+  int32_t* r = result;
+  for (int64_t oy = 0; oy < ofm.h; ++oy) {
+    for (int64_t ox = 0; ox < ofm.w; ++ox) {
+      for (int64_t oc = 0; oc < ofm.c; ++oc) {
+        int64_t acc = scales != nullptr ? scales[oc].bias : 0;
+        for (int ky = 0; ky < k.taps_h; ++ky) {
+          const int64_t iy = oy * k.stride_y - k.pad_top + int64_t{ky} * k.dilation_y;
+          if (iy < 0 || iy >= k.ifm_h) continue;
+          for (int kx = 0; kx < k.taps_w; ++kx) {
+            const int64_t ix = ox * k.stride_x - k.pad_left + int64_t{kx} * k.dilation_x;
+            if (ix < 0 || ix >= k.ifm_w) continue;
+            const int32_t* in = ifm + (iy * k.ifm_w + ix) * ifm_c;
+            const int16_t* w = weights + ((oc * k.taps_h + ky) * k.taps_w + kx) * weight_ic;
+            if (depthwise) {
+              acc += int64_t{in[oc]} * w[0];
+            } else {
+              int64_t sum = 0;
+              for (int64_t ic = 0; ic < ifm_c; ++ic) {
+                sum += int64_t{in[ic]} * w[ic];
+              }
+              acc += sum;
+            }
+          }
+        }
+        *r++ = scales != nullptr ? out.finish(acc, scales[oc].scale, scales[oc].shift) : out.finish_global(acc);
+      }
+    }
+  }
+  return store_feature_map(out.ofm, ofm.h, ofm.w, ofm.c, result);
+}
+
+}  // namespace npu_model
+}  // namespace ethosu
+}  // namespace etarm

@@ -1,0 +1,73 @@
+// A functional model of the Ethos-U55 and Ethos-U65 NPUs: runs a Vela command stream (the
+// COP1 driver payload) against the base-address regions, computing what the hardware
+// computes, bit for bit, for the operations it models. Timing is not modelled.
+//
+// Commands run strictly in order: register writes update the register file, operations
+// (convolution, depthwise, pooling, elementwise, DMA) execute completely when they are
+// issued, waits are satisfied by construction. Any problem (an unknown command, a field the
+// command set does not allow, an access outside a region, a weight stream that does not
+// decode, an unmodelled feature) stops the run with a Status naming the command and its
+// byte offset; nothing in the stream can make the model read or write outside the regions.
+//
+// No exceptions or RTTI; the only memory besides the object itself (which holds the NPU's
+// internal SHRAM) is the workspace: a fixed buffer, or the heap when none is given.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "runtime/ethosu/npu_model/accelerator.h"
+#include "runtime/ethosu/npu_model/command_stream.h"
+#include "runtime/ethosu/npu_model/memory.h"
+#include "runtime/ethosu/npu_model/registers.h"
+#include "runtime/ethosu/npu_model/status.h"
+#include "runtime/ethosu/npu_model/workspace.h"
+
+namespace etarm {
+namespace ethosu {
+namespace npu_model {
+
+// Counts of what the last run did.
+struct RunCounts {
+  size_t commands = 0;
+  size_t operations = 0;  // convolution, depthwise, pooling and elementwise operations
+  size_t dmas = 0;
+};
+
+class NpuModel {
+ public:
+  // The largest SHRAM of a supported configuration (Ethos-U65-512: 2 x 48 KiB).
+  static constexpr size_t kMaxShramBytes = 96 * 1024;
+
+  // `accelerator` may be nullptr (an unknown configuration): run() then fails.
+  // `workspace` (optional) is the fixed work memory; without it the heap is used.
+  explicit NpuModel(const Accelerator* accelerator, uint8_t* workspace = nullptr, size_t workspace_size = 0)
+      : accelerator_(accelerator), workspace_(workspace, workspace_size) {}
+
+  // Runs the driver payload `payload[0, size)` with `regions` as base addresses 0..n-1.
+  Status run(const uint8_t* payload, size_t size, const Region* regions, size_t num_regions);
+
+  const Accelerator* accelerator() const {
+    return accelerator_;
+  }
+  const RunCounts& counts() const {
+    return counts_;
+  }
+  // The most work memory one operation needed so far.
+  size_t workspace_peak() const {
+    return workspace_.peak();
+  }
+
+ private:
+  Status execute(const Command& command, const Memory& memory);
+
+  const Accelerator* accelerator_;
+  RegisterFile regs_;
+  Workspace workspace_;
+  RunCounts counts_;
+  uint8_t shram_[kMaxShramBytes] = {};
+};
+
+}  // namespace npu_model
+}  // namespace ethosu
+}  // namespace etarm

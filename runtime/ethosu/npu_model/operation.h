@@ -1,0 +1,89 @@
+// What every NPU operation shares: its context (registers, memory, NPU configuration, work
+// memory), the output stage (scaling, zero point, activation clamp, look-up table), the
+// kernel geometry of convolutions and pooling, and loading an operation's weights and
+// per-channel scales. The operations themselves live one per file (convolution.cc,
+// pooling.cc, elementwise.cc, dma.cc) and are declared at the end.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "runtime/ethosu/npu_model/accelerator.h"
+#include "runtime/ethosu/npu_model/feature_map.h"
+#include "runtime/ethosu/npu_model/isa.h"
+#include "runtime/ethosu/npu_model/memory.h"
+#include "runtime/ethosu/npu_model/registers.h"
+#include "runtime/ethosu/npu_model/scale_records.h"
+#include "runtime/ethosu/npu_model/status.h"
+#include "runtime/ethosu/npu_model/workspace.h"
+
+namespace etarm {
+namespace ethosu {
+namespace npu_model {
+
+struct OperationContext {
+  const RegisterFile& regs;
+  const Memory& memory;
+  const Accelerator& accelerator;
+  Workspace& workspace;
+};
+
+// OFM_HEIGHT/WIDTH/DEPTH: the block of the OFM this operation writes.
+struct OfmShape {
+  int64_t h, w, c;
+};
+OfmShape ofm_shape(const RegisterFile& regs);
+
+// From the accumulator to the stored value:
+//   v = acc * scale >> shift (rounded as OFM_PRECISION says), scale and shift per channel
+//       (the scale stream) or global (OFM_SCALE);
+//   v += OFM zero point;
+//   clamp to the activation range: ACTIVATION_MIN/MAX within the OFM type (or the type
+//       ACTIVATION's clip range forces); 32-bit OFMs clamp to int32 only;
+//   TABLE_n activations look v up in the n-th 256-byte table at the end of the SHRAM.
+struct OutputStage {
+  FeatureMap ofm;
+  RoundMode round;
+  bool per_channel;
+  uint32_t global_scale;
+  uint32_t global_shift;
+  int64_t lo, hi;
+  const uint8_t* lut;  // 256 entries, or nullptr
+
+  int32_t finish(int64_t acc, uint32_t scale, uint32_t shift) const;
+  int32_t finish_global(int64_t acc) const {
+    return finish(acc, global_scale, global_shift);
+  }
+};
+Status output_stage_from_registers(const OperationContext& ctx, OutputStage* out);
+
+// A convolution's or pooling's window: the kernel registers hold the dilated size.
+struct KernelGeometry {
+  int taps_h, taps_w;          // kernel taps without dilation
+  int dilation_y, dilation_x;  // 1 or 2
+  int stride_y, stride_x;      // 1..4
+  int pad_top, pad_left, pad_bottom, pad_right;
+  // The IFM the window reads: the hardware has no IFM height and width registers; they
+  // follow from the OFM size, the window and the padding.
+  int64_t ifm_h, ifm_w;
+};
+Status kernel_geometry_from_registers(const RegisterFile& regs, const OfmShape& ofm, KernelGeometry* out);
+
+// The operation's per-channel records: bias, scale and shift for each of `channels` OFM
+// channels (split among the cores as the weights are).
+Status load_channel_scales(const OperationContext& ctx, int64_t channels, ChannelScale** out);
+
+// The operation's weights decoded and placed as [ofm][ky][kx][ifm] (ifm extent 1 for
+// depthwise).
+Status load_weights(const OperationContext& ctx, bool depthwise, int64_t ofm_depth, int64_t ifm_depth,
+                    const KernelGeometry& kernel, int16_t** out);
+
+// The operations.
+Status run_convolution(const OperationContext& ctx, bool depthwise);
+Status run_pooling(const OperationContext& ctx, PoolMode mode);
+Status run_elementwise(const OperationContext& ctx, ElementwiseMode mode);
+Status run_dma(const OperationContext& ctx);
+
+}  // namespace npu_model
+}  // namespace ethosu
+}  // namespace etarm

@@ -1,0 +1,29 @@
+// Fixed-point scaling: value * scale, shifted right with the operation's rounding.
+//
+//   natural   (1 << (shift - 1)) is added before the shift: round half up; what TOSA's
+//             RESCALE with SINGLE_ROUND does;
+//   double    natural, plus (1 << 30) away from zero when shift > 31: TOSA's DOUBLE_ROUND;
+//   truncate  toward zero.
+// The product of a 48-bit value and a 32-bit scale needs up to 80 bits: it is formed from
+// 32-bit halves, so this also runs where there is no 128-bit integer type.
+#pragma once
+
+#include <cstdint>
+
+#include "runtime/ethosu/npu_model/isa.h"
+
+namespace etarm {
+namespace ethosu {
+namespace npu_model {
+
+// (value * scale + rounding) >> shift, for |value| < 2^47, shift in [0, 63].
+int64_t scale_and_round(int64_t value, uint32_t scale, uint32_t shift, RoundMode mode);
+
+// Clamps to [lo, hi].
+inline int64_t clamp(int64_t v, int64_t lo, int64_t hi) {
+  return v < lo ? lo : (v > hi ? hi : v);
+}
+
+}  // namespace npu_model
+}  // namespace ethosu
+}  // namespace etarm

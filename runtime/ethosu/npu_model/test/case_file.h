@@ -1,0 +1,100 @@
+// Reading the reference cases make_case.py writes: per Ethos-U partition of a compiled
+// model, its EthosUBackend payload and input sets with the outputs the TOSA reference
+// model computed for them.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace etarm {
+namespace ethosu {
+namespace npu_model {
+namespace test {
+
+struct InputSet {
+  std::string label;
+  std::vector<std::vector<uint8_t>> inputs;
+  std::vector<std::vector<uint8_t>> outputs;  // what the TOSA reference model computed
+};
+
+struct PartitionCase {
+  std::vector<uint8_t> payload;
+  std::vector<InputSet> sets;
+};
+
+struct Case {
+  std::string target;  // "ethos-u55-128"
+  std::vector<PartitionCase> partitions;
+};
+
+class CaseReader {
+ public:
+  explicit CaseReader(const std::vector<uint8_t>& bytes) : bytes_(bytes) {}
+
+  bool read(Case* out) {
+    if (bytes_.size() < 8 || std::memcmp(bytes_.data(), "NPUCASE1", 8) != 0) return false;
+    pos_ = 8;
+    uint32_t partitions = 0;
+    if (!str(&out->target) || !u32(&partitions)) return false;
+    out->partitions.resize(partitions);
+    for (PartitionCase& p : out->partitions) {
+      uint32_t sets = 0;
+      if (!blob(&p.payload) || !u32(&sets)) return false;
+      p.sets.resize(sets);
+      for (InputSet& s : p.sets) {
+        uint32_t n = 0;
+        if (!str(&s.label) || !u32(&n)) return false;
+        s.inputs.resize(n);
+        for (auto& b : s.inputs) {
+          if (!blob(&b)) return false;
+        }
+        if (!u32(&n)) return false;
+        s.outputs.resize(n);
+        for (auto& b : s.outputs) {
+          if (!blob(&b)) return false;
+        }
+      }
+    }
+    return pos_ == bytes_.size();
+  }
+
+ private:
+  bool u32(uint32_t* v) {
+    if (bytes_.size() - pos_ < 4) return false;
+    *v = bytes_[pos_] | (bytes_[pos_ + 1] << 8) | (bytes_[pos_ + 2] << 16) | (uint32_t{bytes_[pos_ + 3]} << 24);
+    pos_ += 4;
+    return true;
+  }
+  bool blob(std::vector<uint8_t>* b) {
+    uint32_t n = 0;
+    if (!u32(&n) || bytes_.size() - pos_ < n) return false;
+    b->assign(bytes_.begin() + pos_, bytes_.begin() + pos_ + n);
+    pos_ += n;
+    return true;
+  }
+  bool str(std::string* s) {
+    std::vector<uint8_t> b;
+    if (!blob(&b)) return false;
+    s->assign(b.begin(), b.end());
+    return true;
+  }
+
+  const std::vector<uint8_t>& bytes_;
+  size_t pos_ = 0;
+};
+
+// "<dir>/conv2d_u55.case" -> "conv2d_u55".
+inline std::string case_name(const char* path) {
+  std::string p(path);
+  const size_t slash = p.find_last_of('/');
+  if (slash != std::string::npos) p = p.substr(slash + 1);
+  const size_t dot = p.rfind('.');
+  return dot == std::string::npos ? p : p.substr(0, dot);
+}
+
+}  // namespace test
+}  // namespace npu_model
+}  // namespace ethosu
+}  // namespace etarm

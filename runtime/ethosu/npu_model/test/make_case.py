@@ -1,0 +1,118 @@
+"""Builds one reference case for the NPU model: a model compiled by etarm for an Ethos-U
+target, and for every Ethos-U partition its payload plus input sets and the outputs the
+TOSA reference model computes for them on that partition's .tosa.
+
+usage: make_case.py MODEL TARGET OUT.case
+
+MODEL is a single-operator model of op_models.py or a built-in network name. The input sets
+are seeded random values over the whole range of each input's type, then all-minimum,
+all-maximum and all-zero. Format of OUT.case (little-endian u32 counts and sizes):
+    "NPUCASE1", str target, u32 partitions,
+    per partition: bytes payload, u32 sets,
+        per set: str label, u32 inputs, bytes per input, u32 outputs, bytes per output
+where str and bytes are a u32 length followed by that many bytes.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import struct
+import sys
+import tempfile
+import zlib
+
+import numpy as np
+
+RANDOM_SETS = 3
+
+
+def _load_model(name: str):
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from op_models import op_model
+
+    found = op_model(name)
+    if found is not None:
+        return found
+    from etarm.models.registry import BUILTIN
+
+    import etarm.models.networks  # noqa: F401  (registers the networks)
+    import etarm.models.zoo  # noqa: F401
+
+    if name not in BUILTIN:
+        sys.exit(f"make_case: no model called {name!r}")
+    return BUILTIN[name]()
+
+
+def _input_sets(placements, seed: int):
+    rng = np.random.default_rng(seed)
+    dtypes = [np.dtype(p.dtype) for p in placements]
+    sets = []
+    for k in range(RANDOM_SETS):
+        arrays = []
+        for p, dt in zip(placements, dtypes):
+            low, high = _range(dt)
+            arrays.append(rng.integers(low, high, size=p.shape, endpoint=True).astype(dt))
+        sets.append((f"random{k}", arrays))
+    for label, pick in (("min", 0), ("max", 1)):
+        sets.append((label, [np.full(p.shape, _range(dt)[pick], dtype=dt) for p, dt in zip(placements, dtypes)]))
+    sets.append(("zero", [np.zeros(p.shape, dtype=dt) for p, dt in zip(placements, dtypes)]))
+    return sets
+
+
+def _range(dt: np.dtype) -> tuple[int, int]:
+    if dt == np.bool_:
+        return 0, 1
+    info = np.iinfo(dt)
+    return int(info.min), int(info.max)
+
+
+def _bytes(b: bytes) -> bytes:
+    return struct.pack("<I", len(b)) + b
+
+
+def main(model_name: str, target: str, out_path: str) -> None:
+    from etarm.compiler import compile_model
+    from etarm.ethosu.payload import EthosUPayload
+    from etarm.tosa.reference_model import run_tosa
+
+    model, inputs = _load_model(model_name)
+    with tempfile.TemporaryDirectory(prefix="npu_case_") as work:
+        compile_model(model, inputs, target, quantize=True, intermediates_dir=work)
+        payload_files = sorted(glob.glob(os.path.join(work, "partition_*.ethosu.bin")))
+        if not payload_files:
+            sys.exit(f"make_case: {model_name} on {target} has no Ethos-U partition")
+        out = b"NPUCASE1" + _bytes(target.encode()) + struct.pack("<I", len(payload_files))
+        for index, payload_file in enumerate(payload_files):
+            stem = payload_file[: -len(".ethosu.bin")]
+            with open(payload_file, "rb") as f:
+                data = f.read()
+            with open(stem + ".tosa", "rb") as f:
+                flatbuffer = f.read()
+            payload = EthosUPayload.from_bytes(data)
+            seed = zlib.crc32(f"{model_name}/{target}/{index}".encode())
+            sets = _input_sets(payload.inputs, seed)
+            out += _bytes(data) + struct.pack("<I", len(sets))
+            for label, arrays in sets:
+                results = run_tosa(flatbuffer, arrays)
+                if len(results) != len(payload.outputs):
+                    sys.exit(f"make_case: the reference model gave {len(results)} outputs, the payload has "
+                             f"{len(payload.outputs)}")
+                out += _bytes(label.encode()) + struct.pack("<I", len(arrays))
+                for a in arrays:
+                    out += _bytes(np.ascontiguousarray(a).tobytes())
+                out += struct.pack("<I", len(results))
+                for r, placement in zip(results, payload.outputs):
+                    r = np.ascontiguousarray(np.asarray(r).astype(np.dtype(placement.dtype), copy=False))
+                    if r.nbytes != placement.nbytes:
+                        sys.exit(f"make_case: reference output of {r.nbytes} bytes for a {placement.nbytes}-byte "
+                                 "NPU output")
+                    out += _bytes(r.tobytes())
+    with open(out_path, "wb") as f:
+        f.write(out)
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 4:
+        sys.exit(__doc__)
+    main(*sys.argv[1:])

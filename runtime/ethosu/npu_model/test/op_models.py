@@ -1,0 +1,80 @@
+"""Single-operator models for the NPU model's reference tests: each exercises one kind of
+NPU operation (or one variant of its addressing, weight layout or scaling) on its own."""
+
+from __future__ import annotations
+
+import torch
+
+
+class Binary(torch.nn.Module):
+    def __init__(self, fn):
+        super().__init__()
+        self.fn = fn
+
+    def forward(self, x, y):
+        return self.fn(x, y)
+
+
+class Unary(torch.nn.Module):
+    def __init__(self, fn):
+        super().__init__()
+        self.fn = fn
+
+    def forward(self, x):
+        return self.fn(x)
+
+
+def _r(*shape):
+    return torch.randn(*shape)
+
+
+def _models():
+    torch.manual_seed(7)
+    return {
+        # Convolutions: part-kernel-first (few IFM channels), depth-first (many), strides,
+        # dilation, kernels cut into sub-kernels, more than one IFM block.
+        "conv2d": (torch.nn.Conv2d(5, 7, 3, padding=1), (_r(1, 5, 9, 9),)),
+        "conv2d_stride2": (torch.nn.Conv2d(8, 16, 3, stride=2, padding=1), (_r(1, 8, 12, 12),)),
+        "conv2d_dilated": (torch.nn.Conv2d(4, 8, 3, dilation=2, padding=2), (_r(1, 4, 10, 10),)),
+        "conv2d_deep": (torch.nn.Conv2d(40, 24, 1), (_r(1, 40, 6, 6),)),
+        "conv2d_deep3x3": (torch.nn.Conv2d(70, 20, 3, padding=1), (_r(1, 70, 5, 5),)),
+        "conv2d_big_kernel": (torch.nn.Conv2d(3, 8, (9, 10)), (_r(1, 3, 12, 12),)),
+        "depthwise": (torch.nn.Conv2d(8, 8, 3, padding=1, groups=8), (_r(1, 8, 9, 9),)),
+        "depthwise_stride2": (torch.nn.Conv2d(24, 24, 5, stride=2, padding=2, groups=24), (_r(1, 24, 11, 11),)),
+        "linear": (torch.nn.Linear(20, 7), (_r(3, 20),)),
+        "linear_big": (torch.nn.Linear(100, 50), (_r(1, 100),)),
+        # Elementwise.
+        "add": (Binary(torch.add), (_r(1, 8, 5, 5), _r(1, 8, 5, 5))),
+        "add_broadcast": (Binary(torch.add), (_r(1, 8, 4, 4), _r(1, 8, 1, 1))),
+        "sub": (Binary(torch.sub), (_r(1, 8, 5, 5), 2 * _r(1, 8, 5, 5))),
+        "mul": (Binary(torch.mul), (_r(1, 8, 5, 5), _r(1, 8, 5, 5))),
+        "mul_broadcast": (Binary(torch.mul), (_r(2, 6, 3), _r(1, 6, 1))),
+        "minimum": (Binary(torch.minimum), (_r(1, 8, 4, 4), _r(1, 8, 4, 4))),
+        "maximum": (Binary(torch.maximum), (_r(1, 8, 4, 4), _r(1, 8, 4, 4))),
+        # Pooling.
+        "maxpool": (torch.nn.MaxPool2d(3, 2, 1), (_r(1, 8, 9, 9),)),
+        "avgpool": (torch.nn.AvgPool2d(2, 2), (_r(1, 8, 8, 8),)),
+        "avgpool_padded": (torch.nn.AvgPool2d(3, 1, 1, count_include_pad=False), (_r(1, 8, 6, 6),)),
+        "mean": (Unary(lambda x: x.mean(dim=(2, 3), keepdim=True)), (_r(1, 16, 5, 5),)),
+        # Activations.
+        "relu": (torch.nn.ReLU(), (_r(1, 8, 4, 4),)),
+        "hardtanh": (torch.nn.Hardtanh(-0.5, 0.7), (_r(1, 8, 4, 4),)),
+        "sigmoid": (torch.nn.Sigmoid(), (_r(1, 8, 4, 4),)),
+        "tanh": (torch.nn.Tanh(), (_r(1, 8, 4, 4),)),
+        # Data movement.
+        "concat": (Binary(lambda x, y: torch.cat([x, y], dim=1)), (_r(1, 3, 4, 4), _r(1, 5, 4, 4))),
+        "permute": (Unary(lambda x: x.permute(0, 2, 3, 1) * 1.0), (_r(1, 6, 4, 5),)),
+    }
+
+
+def op_model(name: str):
+    """(module, example inputs) of the single-operator model `name`, or None."""
+    models = _models()
+    if name not in models:
+        return None
+    module, inputs = models[name]
+    return module.eval(), inputs
+
+
+def op_model_names() -> list[str]:
+    return sorted(_models())
