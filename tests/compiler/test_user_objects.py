@@ -94,3 +94,31 @@ def test_a_program_with_constant_inputs_runs_on_its_tensor_inputs():
     x, _, _, pair, _, ((_, z),) = inputs
     result = program.run([x, pair[0], pair[1], z])
     np.testing.assert_allclose(result.outputs[0], MixedInputs()(*inputs).numpy(), rtol=1e-6, atol=1e-6)
+
+
+NUMBER_FIRST = {
+    "2 + x": lambda x: 2 + x,
+    "2 * x": lambda x: 2 * x,
+    "2 - x": lambda x: 2 - x,
+    "2 / x": lambda x: 2 / x,
+    "torch.add(2, x)": lambda x: torch.add(2, x),
+}
+
+
+class NumberFirst(torch.nn.Module):
+    def __init__(self, fn):
+        super().__init__()
+        self.fn = fn
+
+    def forward(self, x):
+        return self.fn(x)
+
+
+@pytest.mark.parametrize("shape", [(), (3,)], ids=["scalar_tensor", "vector"])
+@pytest.mark.parametrize("name", NUMBER_FIRST)
+def test_arithmetic_with_the_number_first_compiles_and_runs(name, shape):
+    module, x = NumberFirst(NUMBER_FIRST[name]), torch.rand(shape) + 0.5
+    program = Program(compile_model(module, (x,), "TOSA-1.0+FP").pte)
+    np.testing.assert_allclose(program.run([x]).outputs[0], module(x).numpy(), rtol=1e-6)
+    result = compile_model(module, (x,), "TOSA-1.0+INT", quantize=True)
+    assert result.report["partitions"]

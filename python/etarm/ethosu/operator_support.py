@@ -65,15 +65,47 @@ def _ints(value, count: int, default: int) -> list[int]:
     return values * count if len(values) == 1 else values
 
 
+# Ops that move values without changing them: a quantized value read through them (a bmm
+# of views of dequantized tensors) keeps its data type.
+_DATA_MOVEMENT = frozenset(
+    f"aten.{name}"
+    for name in (
+        "view_copy.default",
+        "view.default",
+        "reshape.default",
+        "permute_copy.default",
+        "permute.default",
+        "transpose.int",
+        "squeeze_copy.dims",
+        "unsqueeze_copy.default",
+        "expand_copy.default",
+        "clone.default",
+    )
+)
+
+
+def _through_data_movement(node: torch.fx.Node, step) -> list[torch.fx.Node]:
+    """``node`` and what it reaches through data-movement ops, following ``step``."""
+    reached, frontier = [], [node]
+    while frontier:
+        current = frontier.pop()
+        reached.append(current)
+        if current.op == "call_function" and op_name(current.target) in _DATA_MOVEMENT:
+            frontier.extend(step(current))
+    return reached
+
+
 def activation_dtype(node: torch.fx.Node) -> str:
     """The integer type the NPU computes ``node`` in: the widest quantized input or output."""
     found = []
     for arg in node.all_input_nodes:
-        if is_dequantize(arg):
-            found.append(qdq_dtype(arg))
+        for source in _through_data_movement(arg, lambda n: n.all_input_nodes[:1]):
+            if is_dequantize(source):
+                found.append(qdq_dtype(source))
     for user in node.users:
-        if is_quantize(user):
-            found.append(qdq_dtype(user))
+        for reader in _through_data_movement(user, lambda n: list(n.users)):
+            if is_quantize(reader):
+                found.append(qdq_dtype(reader))
     value = _value(node)
     if not found and value is not None and not value.dtype.is_floating_point:
         found.append(value.dtype)
@@ -273,9 +305,12 @@ def _pair_lookup(node: torch.fx.Node, target: Target) -> bool:
 
 
 def _lookup_reason(node: torch.fx.Node, target: Target) -> str | None:
-    """div with a rounding mode, remainder, fmod and pow of two quantized tensors."""
-    if not _is_quantized(node) or not _pair_lookup(node, target):
+    """div with a rounding mode, remainder, fmod and pow of quantized values: a TABLE of one
+    operand (int8; int16 tables need a GATHER), or a GATHER of a table of every pair."""
+    if not _is_quantized(node):
         return None
+    if not _pair_lookup(node, target):
+        return npu_rules.table_reason(target.family, activation_dtype(node))
     return npu_rules.u55_operator_reason(
         target.family, "GATHER", f"{op_name(node.target)} of two tensors (a lookup in a table of every pair of values)"
     )
@@ -291,6 +326,24 @@ def _division(node: torch.fx.Node, target: Target) -> str | None:
     if _one_value_constant(node.args[1], target):
         return None  # a RESCALE, or a TABLE for a negative divisor
     return npu_rules.u55_operator_reason(target.family, "INTDIV", f"{name} by a tensor")
+
+
+def _attention(node: torch.fx.Node, target: Target) -> str | None:
+    """scaled_dot_product_attention kept whole: two products of feature maps, q k^T and w v."""
+    query, key, value = (_shape(arg) for arg in node.args[:3])
+    if len(query) < 2 or len(key) < 2 or len(value) < 2:
+        return None
+    dtype = activation_dtype(node)
+    return npu_rules.matmul_reason(target.family, dtype, query[-1], key[-2]) or npu_rules.matmul_reason(
+        target.family, dtype, key[-2], value[-1]
+    )
+
+
+def _softmax(node: torch.fx.Node, target: Target) -> str | None:
+    if _is_quantized(node) and activation_dtype(node) == "int16":
+        reason = npu_rules.narrowing_cast_reason(target.family, "int32", "int16")
+        return f"{op_name(node.target)} on int16 values ({reason})" if reason else None
+    return None
 
 
 def _glu(node: torch.fx.Node, target: Target) -> str | None:
@@ -361,7 +414,14 @@ _RULES: dict[str, NodeRule] = {
     "aten.fmod.Tensor": _division,
     "aten.fmod.Scalar": _division,
     "aten.pow.Tensor_Tensor": _lookup_reason,
+    "aten.pow.Tensor_Scalar": _lookup_reason,
+    "aten.pow.Scalar": _lookup_reason,
     "aten.glu.default": _glu,
+    "aten.scaled_dot_product_attention.default": _attention,
+    "aten._softmax.default": _softmax,
+    "aten._log_softmax.default": _softmax,
+    "aten.softmax.int": _softmax,
+    "aten.log_softmax.int": _softmax,
     "aten.tril.default": _triangle,
     "aten.triu.default": _triangle,
     "aten.amax.default": _reduce_extreme,

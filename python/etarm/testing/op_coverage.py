@@ -158,6 +158,7 @@ row("hardsigmoid", "aten.hardsigmoid.default",                           RUNS,  
 row("hardswish", "aten.hardswish.default",                               RUNS,            RUNS,            RUNS,            RUNS)
 row("hardtanh", "aten.hardtanh.default",                                 RUNS,            RUNS,            RUNS,            RUNS)
 row("index", "aten.index.Tensor",                                        RUNS,            RUNS,            INT64,           INT64)
+row("index_put", "aten.index_put.default",                               RUNS,            RUNS,            GATHER_U55,      RUNS)
 row("index_select", "aten.index_select.default",                         RUNS,            RUNS,            GATHER_U55,      RUNS)
 row("isinf", "aten.isinf.default",                                       RUNS,            RUNS,            BOOL_U55,        RUNS)
 row("isnan", "aten.isnan.default",                                       RUNS,            RUNS,            BOOL_U55,        RUNS)

@@ -495,6 +495,15 @@ sample(
     ("aten.embedding.default", "aten.gather.default", "aten.index.Tensor", "aten.index_select.default"),
 )  # fmt: skip
 
+class _IndexPut(nn.Module):
+    """Distinct rows: TOSA SCATTER leaves repeated writes undefined (as torch does)."""
+
+    def forward(self, x, values):
+        return aten.index_put.default(x, [torch.tensor([4, 0, 2])], values, False)
+
+
+sample("index_put", _IndexPut, (_f(6, 8), _f(3, 8)), ("aten.index_put.default",))
+
 # --- creation (integer data) ----------------------------------------------------------------------
 functions(
     "creation", (_i(8, 8),),

@@ -1,0 +1,63 @@
+"""With int16 activations, what Ethos-U55 cannot run stays on the CPU with its reason: the
+partitioner's rules know what the backend's TOSA checks would refuse, so no compile fails
+after partitioning (softmax's int32->int16 CAST, int16 matrix products behind views, int16
+look-up tables, attention kept whole)."""
+
+import pytest
+import torch
+
+from etarm.compiler import compile_model
+from etarm.ethosu import EthosUCompileSpec
+from etarm.quantizer import EthosUQuantizer, get_symmetric_a16w8_quantization_config
+from etarm.testing.cpu_fallback import Fn
+from etarm.testing.op_samples import SAMPLES
+
+TARGETS = ["ethos-u55-128", "ethos-u85-256"]
+
+
+def int16_compile(module, inputs, target):
+    quantizer = EthosUQuantizer(EthosUCompileSpec(target)).set_global(get_symmetric_a16w8_quantization_config())
+    return compile_model(module, inputs, target, quantize=True, quantizer=quantizer)
+
+
+def cpu_reasons(result, op):
+    return [c["reason"] for c in result.report["cpu_ops"] if c["op"] == op]
+
+
+CASES = {
+    "softmax": (lambda x: torch.softmax(x, -1), ((2, 8),), "aten._softmax.default", "on int16 values"),
+    "log_softmax": (lambda x: torch.log_softmax(x, -1), ((2, 8),), "aten._log_softmax.default", "on int16 values"),
+    "matmul": (lambda a, b: a @ b, ((2, 4, 8), (2, 8, 3)), "aten.bmm.default", "int16 operands"),
+    "pow": (lambda x: torch.pow(x, 1.5), ((2, 8),), "aten.pow.Tensor_Scalar", "table look-up on int16"),
+    "attention": (
+        lambda q, k, v: torch.nn.functional.scaled_dot_product_attention(q, k, v),
+        ((1, 2, 4, 8), (1, 2, 6, 8), (1, 2, 6, 8)),
+        "aten.bmm.default",  # not kept whole on U55: its products stay on the CPU
+        "int16 operands",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_u55_keeps_what_it_cannot_run_on_the_cpu(name):
+    fn, shapes, op, reason = CASES[name]
+    torch.manual_seed(0)
+    inputs = tuple(torch.rand(shape) + 0.1 for shape in shapes)
+    result = int16_compile(Fn(fn), inputs, "ethos-u55-128")
+    assert any(reason in r for r in cpu_reasons(result, op)), result.report["cpu_ops"]
+    assert not cpu_reasons(int16_compile(Fn(fn), inputs, "ethos-u85-256"), op)  # U85 runs it
+
+
+def distinct_samples():
+    seen, samples = set(), []
+    for op, sample in SAMPLES.items():
+        if id(sample) not in seen:
+            seen.add(id(sample))
+            samples.append(pytest.param(sample, id=op))
+    return samples
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("sample", distinct_samples())
+def test_every_op_sample_compiles_with_int16_activations(sample, target):
+    int16_compile(sample.module(), sample.inputs(), target)  # CPU fallback is fine, a failure is not
