@@ -35,6 +35,7 @@ def test_compile_for_ethos_u85_with_system_config_and_memory_mode(tmp_path):
     assert sorted(os.listdir(intermediates)) == [
         "partition_0.ethosu.bin",
         "partition_0.tosa",
+        "partition_0_debug.xml",
         "partition_0_summary_Ethos_U85_SYS_DRAM_High.csv",
         "partition_0_vela.npz",
     ]

@@ -118,6 +118,7 @@ def test_intermediates_directory_keeps_tosa_and_vela_outputs(compiled):
     assert sorted(os.listdir(directory)) == [
         "partition_0.ethosu.bin",
         "partition_0.tosa",
+        "partition_0_debug.xml",  # Vela's debug database (the debug map's NPU operations)
         "partition_0_summary_Ethos_U55_High_End_Embedded.csv",
         "partition_0_vela.npz",
     ]
