@@ -96,3 +96,11 @@ def test_int8_rounding_divisions_are_exact(a_shape, b_shape):
     )
     ops = run.result.report["partitions"][0]["tosa_ops"]
     assert ops.count("GATHER") == 2, ops  # a // 1.5 folds its one-value constant into a TABLE
+
+
+@pytest.mark.parametrize("scale, divisor_scale", [(100.0, 1.0), (1000.0, 10.0), (1e4, 1.0)])
+def test_int8_floor_divide_rank4_large_values(scale, divisor_scale):
+    """Large dividends by small divisors: quotients far beyond int8, clamped like the quantized model."""
+    torch.manual_seed(int(scale))
+    a, b = torch.randn(1, 2, 3, 4) * scale, torch.randn(1, 2, 3, 4) * divisor_scale
+    assert_quantized_close(Fn(torch.floor_divide), (a, b), max_lsb=0)

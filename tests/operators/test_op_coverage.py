@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-
-import pytest
-import torch
+import tempfile
 
 import etarm.operators  # noqa: F401  (registers every visitor)
+import numpy as np
+import pytest
+import torch
+import tosa_reference_model
 from etarm.compiler import compile_model
 from etarm.lowering.registry import registered_targets
 from etarm.quantizer import EthosUQuantizer, get_symmetric_quantization_config
@@ -42,6 +44,17 @@ class Compiled:
     report: dict
     # FP / INT: op -> None (its outputs match) or why not; ops expected on CPU are absent.
     numerics: dict[str, str | None]
+    # Ethos-U: per partition, why the TOSA graph given to Vela is not valid TOSA (None: it is).
+    invalid_tosa: list = dataclasses.field(default_factory=list)
+
+
+def _invalid_tosa(partition: dict) -> str | None:
+    """Runs the partition's TOSA graph (after the Ethos-U rewrites, as Vela read it) on the TOSA
+    reference model, which validates every operator before it computes anything."""
+    inputs = [np.zeros(entry["shape"], dtype=entry["dtype"]) for entry in partition["inputs"]]
+    with open(partition["tosa_file"], "rb") as f:
+        _outputs, status = tosa_reference_model.run(f.read(), inputs)
+    return None if status == tosa_reference_model.GraphStatus.TOSA_VALID else str(status)
 
 
 def _fp_errors(run, ops) -> dict[str, str | None]:
@@ -82,9 +95,11 @@ def compiled(sample_name: str, target: str) -> Compiled:
     sample = next(s for s in list(SAMPLES.values()) + list(FLOAT_SAMPLES.values()) if s.name == sample_name)
     if target in ETHOS_U:
         quantizer = EthosUQuantizer(target, exact_composites=True).set_global(get_symmetric_quantization_config())
-        return Compiled(
-            compile_model(sample.module(), sample.inputs(), target, quantize=True, quantizer=quantizer).report, {}
-        )
+        with tempfile.TemporaryDirectory() as intermediates:
+            report = compile_model(
+                sample.module(), sample.inputs(), target, quantize=True, quantizer=quantizer, intermediates_dir=intermediates
+            ).report
+            return Compiled(report, {}, [_invalid_tosa(partition) for partition in report["partitions"]])
     running = [op for op in sample.ops if MATRIX[op].outcomes[target] == RUNS]
     report = None
     numerics: dict[str, str | None] = {}
@@ -138,6 +153,8 @@ def check(compiled_sample: Compiled, sample: OpSample, op: str, target: str, exp
     if expected == RUNS:
         assert what == RUNS, f"{op} on {target}: expected to run, got {what}"
         if target in ETHOS_U:
+            invalid = [status for status in compiled_sample.invalid_tosa if status]
+            assert not invalid, f"{op} on {target}: the TOSA graph given to Vela is not valid TOSA ({invalid})"
             if all(MATRIX[other].outcomes[target] == RUNS for other in sample.ops):
                 assert (
                     cpu_entries(report, target) == []
