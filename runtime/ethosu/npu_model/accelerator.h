@@ -21,8 +21,9 @@ struct Accelerator {
   uint8_t ifm_ublock_depth;     // IFM channels of one micro-block
   uint8_t shram_banks;          // 1 KiB banks of internal memory, per core
 
+  // The SHRAM a DMA in internal mode addresses: one core's (each core has its own copy).
   uint32_t shram_bytes() const {
-    return uint32_t{shram_banks} * 1024u * cores;
+    return uint32_t{shram_banks} * 1024u;
   }
   // The CONFIG register value a stream compiled for this NPU carries in its header:
   // log2(MACs of all cores) in bits 0..3, SHRAM KiB in bits 8..15, product in 28..31.

@@ -22,11 +22,7 @@ Status run_convolution(const OperationContext& ctx, bool depthwise) {
   const int64_t ifm_c = depthwise ? ofm.c : int64_t{regs.get(Cmd0::kIfmDepthM1)} + 1;
 
   int32_t* ifm = nullptr;
-  NPU_MODEL_RETURN_IF_ERROR(ctx.workspace.allocate(static_cast<size_t>(k.ifm_h * k.ifm_w * ifm_c), "IFM", &ifm));
-  NPU_MODEL_RETURN_IF_ERROR(load_feature_map(ifm_map, k.ifm_h, k.ifm_w, ifm_c, ifm));
-  for (int64_t i = 0; i < k.ifm_h * k.ifm_w * ifm_c; ++i) {
-    ifm[i] -= ifm_map.zero_point;
-  }
+  NPU_MODEL_RETURN_IF_ERROR(load_ifm(ctx, ifm_map, k, ifm_c, &ifm));
   int16_t* weights = nullptr;
   NPU_MODEL_RETURN_IF_ERROR(load_weights(ctx, depthwise, ofm.c, ifm_c, k, &weights));
   ChannelScale* scales = nullptr;

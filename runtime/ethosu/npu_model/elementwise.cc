@@ -10,7 +10,10 @@
 //                   left by the fixed 19 bits (8-bit IFMs) or 14 (16-bit);
 //       OPB_32      the same with the roles of a and b exchanged;
 //     then a + b or a - b.
-//   MUL a * b; MIN, MAX; ABS |a|.
+//   MUL a * b; MIN, MAX; ABS |a|;
+//   CLZ the leading zero bits of a as a 32-bit word;
+//   SHL a << b, kept to 32 bits; SHR a >> b rounded as OFM_PRECISION says (natural: half
+//   up; truncate: toward zero); shift counts outside [0, 31] are clamped.
 // The result goes through the output stage with the global OFM_SCALE.
 #include "runtime/ethosu/npu_model/operation.h"
 #include "runtime/ethosu/npu_model/scaling.h"
@@ -24,15 +27,27 @@ const char* mode_name(ElementwiseMode mode) {
   switch (mode) {
     case ElementwiseMode::kLeakyRelu:
       return "LRELU";
-    case ElementwiseMode::kClz:
-      return "CLZ";
-    case ElementwiseMode::kShr:
-      return "SHR";
-    case ElementwiseMode::kShl:
-      return "SHL";
     default:
       return "?";
   }
+}
+
+int64_t count_leading_zeros(uint32_t v) {
+  int64_t n = 0;
+  for (uint32_t bit = 0x80000000u; bit != 0 && (v & bit) == 0; bit >>= 1) {
+    ++n;
+  }
+  return n;
+}
+
+int64_t shift_right_rounded(int64_t a, uint32_t shift, RoundMode mode) {
+  if (shift == 0) {
+    return a;
+  }
+  if (mode == RoundMode::kTruncate) {
+    return a < 0 ? -((-a) >> shift) : a >> shift;
+  }
+  return (a + (int64_t{1} << (shift - 1))) >> shift;
 }
 
 bool is_unary(ElementwiseMode mode) {
@@ -49,11 +64,11 @@ Status run_elementwise(const OperationContext& ctx, ElementwiseMode mode) {
     case ElementwiseMode::kMin:
     case ElementwiseMode::kMax:
     case ElementwiseMode::kAbs:
-      break;
-    case ElementwiseMode::kLeakyRelu:
     case ElementwiseMode::kClz:
     case ElementwiseMode::kShr:
     case ElementwiseMode::kShl:
+      break;
+    case ElementwiseMode::kLeakyRelu:
       return Status::error(Fault::kUnsupported, "elementwise %s is not modelled", mode_name(mode));
     default:
       return Status::error(Fault::kMalformedStream, "reserved elementwise mode %u", static_cast<unsigned>(mode));
@@ -159,6 +174,15 @@ Status run_elementwise(const OperationContext& ctx, ElementwiseMode mode) {
             break;
           case ElementwiseMode::kMax:
             v = a > b ? a : b;
+            break;
+          case ElementwiseMode::kClz:
+            v = count_leading_zeros(static_cast<uint32_t>(a));
+            break;
+          case ElementwiseMode::kShl:
+            v = static_cast<int32_t>(static_cast<uint32_t>(a) << clamp(b, 0, 31));
+            break;
+          case ElementwiseMode::kShr:
+            v = shift_right_rounded(a, static_cast<uint32_t>(clamp(b, 0, 31)), out.round);
             break;
           case ElementwiseMode::kAbs:
           default:

@@ -36,8 +36,8 @@ struct RunCounts {
 
 class NpuModel {
  public:
-  // The largest SHRAM of a supported configuration (Ethos-U65-512: 2 x 48 KiB).
-  static constexpr size_t kMaxShramBytes = 96 * 1024;
+  // The largest SHRAM of a supported configuration (one core's: 48 KiB).
+  static constexpr size_t kMaxShramBytes = 48 * 1024;
 
   // `accelerator` may be nullptr (an unknown configuration): run() then fails.
   // `workspace` (optional) is the fixed work memory; without it the heap is used.

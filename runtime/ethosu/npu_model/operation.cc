@@ -11,10 +11,10 @@ namespace {
 
 constexpr uint32_t kLutBytes = 256;  // one 8-bit table
 
-// The tables sit in the last SHRAM banks: two banks (eight tables) when there are more
-// than 16 banks, else one.
+// The tables sit in the last two SHRAM banks (eight 256-byte tables), on every
+// configuration.
 uint32_t lut_area_start(const Accelerator& a) {
-  return a.shram_bytes() - (a.shram_banks > 16 ? 2048u : 1024u);
+  return a.shram_bytes() - 2048u;
 }
 
 int cores_of(const OperationContext& ctx, Status* status) {
@@ -137,11 +137,45 @@ Status kernel_geometry_from_registers(const RegisterFile& regs, const OfmShape& 
                          static_cast<long long>(ofm.h), static_cast<long long>(ofm.w), extent_h, extent_w, g.stride_y,
                          g.stride_x, g.pad_top, g.pad_left, g.pad_bottom, g.pad_right);
   }
-  if (regs.get(Cmd0::kIfmUpscale) != 0) {
-    return Status::error(Fault::kUnsupported, "IFM upscaling (IFM_UPSCALE %u) is not modelled",
-                         regs.get(Cmd0::kIfmUpscale));
+  const uint32_t upscale = field(regs.get(Cmd0::kIfmUpscale), 0, 2);
+  if (upscale > static_cast<uint32_t>(UpscaleMode::kZeros)) {
+    return Status::error(Fault::kMalformedStream, "IFM_UPSCALE has the reserved mode 3");
   }
+  g.upscale = static_cast<UpscaleMode>(upscale);
   *out = g;
+  return Status();
+}
+
+Status load_ifm(const OperationContext& ctx, const FeatureMap& ifm, const KernelGeometry& k, int64_t channels,
+                int32_t** out) {
+  const int64_t size = k.ifm_h * k.ifm_w * channels;
+  int32_t* dense = nullptr;
+  NPU_MODEL_RETURN_IF_ERROR(ctx.workspace.allocate(static_cast<size_t>(size), "IFM", &dense));
+  if (k.upscale == UpscaleMode::kNone) {
+    NPU_MODEL_RETURN_IF_ERROR(load_feature_map(ifm, k.ifm_h, k.ifm_w, channels, dense));
+    for (int64_t i = 0; i < size; ++i) {
+      dense[i] -= ifm.zero_point;
+    }
+    *out = dense;
+    return Status();
+  }
+  const int64_t stored_h = (k.ifm_h + 1) / 2;
+  const int64_t stored_w = (k.ifm_w + 1) / 2;
+  int32_t* stored = nullptr;
+  NPU_MODEL_RETURN_IF_ERROR(
+      ctx.workspace.allocate(static_cast<size_t>(stored_h * stored_w * channels), "stored IFM", &stored));
+  NPU_MODEL_RETURN_IF_ERROR(load_feature_map(ifm, stored_h, stored_w, channels, stored));
+  int32_t* d = dense;
+  for (int64_t y = 0; y < k.ifm_h; ++y) {
+    for (int64_t x = 0; x < k.ifm_w; ++x) {
+      const int32_t* s = stored + ((y / 2) * stored_w + x / 2) * channels;
+      const bool zero = k.upscale == UpscaleMode::kZeros && ((y | x) & 1) != 0;
+      for (int64_t c = 0; c < channels; ++c) {
+        *d++ = zero ? 0 : s[c] - ifm.zero_point;
+      }
+    }
+  }
+  *out = dense;
   return Status();
 }
 

@@ -64,10 +64,18 @@ struct KernelGeometry {
   int stride_y, stride_x;      // 1..4
   int pad_top, pad_left, pad_bottom, pad_right;
   // The IFM the window reads: the hardware has no IFM height and width registers; they
-  // follow from the OFM size, the window and the padding.
+  // follow from the OFM size, the window and the padding. With IFM_UPSCALE these are the
+  // upscaled sizes (twice the stored IFM's, rounded up).
   int64_t ifm_h, ifm_w;
+  UpscaleMode upscale;
 };
 Status kernel_geometry_from_registers(const RegisterFile& regs, const OfmShape& ofm, KernelGeometry* out);
+
+// The IFM as the window sees it: dense ifm_h x ifm_w x `channels` with the zero point
+// removed. IFM_UPSCALE NEAREST repeats each stored element 2x2; ZEROS puts it at the even
+// positions and zeros elsewhere.
+Status load_ifm(const OperationContext& ctx, const FeatureMap& ifm, const KernelGeometry& k, int64_t channels,
+                int32_t** out);
 
 // The operation's per-channel records: bias, scale and shift for each of `channels` OFM
 // channels (split among the cores as the weights are).

@@ -30,8 +30,7 @@ Status run_pooling(const OperationContext& ctx, PoolMode mode) {
   const int64_t ifm_c = mode == PoolMode::kReduceSum ? int64_t{regs.get(Cmd0::kIfmDepthM1)} + 1 : ofm.c;
 
   int32_t* ifm = nullptr;
-  NPU_MODEL_RETURN_IF_ERROR(ctx.workspace.allocate(static_cast<size_t>(k.ifm_h * k.ifm_w * ifm_c), "IFM", &ifm));
-  NPU_MODEL_RETURN_IF_ERROR(load_feature_map(ifm_map, k.ifm_h, k.ifm_w, ifm_c, ifm));
+  NPU_MODEL_RETURN_IF_ERROR(load_ifm(ctx, ifm_map, k, ifm_c, &ifm));
   ChannelScale* scales = nullptr;
   if (out.per_channel) {
     NPU_MODEL_RETURN_IF_ERROR(load_channel_scales(ctx, ofm.c, &scales));
@@ -39,7 +38,6 @@ Status run_pooling(const OperationContext& ctx, PoolMode mode) {
   int32_t* result = nullptr;
   NPU_MODEL_RETURN_IF_ERROR(ctx.workspace.allocate(static_cast<size_t>(ofm.h * ofm.w * ofm.c), "OFM", &result));
 
-  const int64_t zp = ifm_map.zero_point;
   int32_t* r = result;
   for (int64_t oy = 0; oy < ofm.h; ++oy) {
     for (int64_t ox = 0; ox < ofm.w; ++ox) {
@@ -53,19 +51,19 @@ Status run_pooling(const OperationContext& ctx, PoolMode mode) {
             if (ix < 0 || ix >= k.ifm_w) continue;
             const int32_t* in = ifm + (iy * k.ifm_w + ix) * ifm_c;
             if (mode == PoolMode::kMax) {
-              const int64_t v = in[oc] - zp;
+              const int64_t v = in[oc];
               acc = v > acc ? v : acc;
             } else if (mode == PoolMode::kAverage) {
-              acc += in[oc] - zp;
+              acc += in[oc];
             } else {
               for (int64_t ic = 0; ic < ifm_c; ++ic) {
-                acc += in[ic] - zp;
+                acc += in[ic];
               }
             }
           }
         }
         if (acc == INT64_MIN) {
-          acc = ifm_map.type_min() - zp;  // a window entirely in the padding
+          acc = ifm_map.type_min() - ifm_map.zero_point;  // a window entirely in the padding
         }
         if (scales != nullptr) {
           *r++ = out.finish(acc + scales[oc].bias, scales[oc].scale, scales[oc].shift);

@@ -12,7 +12,8 @@ struct Wide {
 };
 
 Wide multiply(int64_t value, uint32_t scale) {
-  // value = vh * 2^32 + vl with vl in [0, 2^32): vh * scale fits 64 bits for |value| < 2^47.
+  // value = vh * 2^32 + vl with vl in [0, 2^32): |vh| <= 2^31, so vh * scale (+ the carry)
+  // fits 64 bits.
   const int64_t vh = value >> 32;  // arithmetic
   const uint64_t vl = static_cast<uint32_t>(value);
   const uint64_t low = vl * scale;

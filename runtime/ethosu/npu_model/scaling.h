@@ -4,7 +4,7 @@
 //             RESCALE with SINGLE_ROUND does;
 //   double    natural, plus (1 << 30) away from zero when shift > 31: TOSA's DOUBLE_ROUND;
 //   truncate  toward zero.
-// The product of a 48-bit value and a 32-bit scale needs up to 80 bits: it is formed from
+// The product of a 64-bit value and a 32-bit scale needs up to 96 bits: it is formed from
 // 32-bit halves, so this also runs where there is no 128-bit integer type.
 #pragma once
 
@@ -16,7 +16,8 @@ namespace etarm {
 namespace ethosu {
 namespace npu_model {
 
-// (value * scale + rounding) >> shift, for |value| < 2^47, shift in [0, 63].
+// (value * scale + rounding) >> shift, for any value and shift in [0, 63] (the result wraps
+// if it does not fit 64 bits).
 int64_t scale_and_round(int64_t value, uint32_t scale, uint32_t shift, RoundMode mode);
 
 // Clamps to [lo, hi].

@@ -1,10 +1,11 @@
-"""Builds one reference case for the NPU model: a model compiled by etarm for an Ethos-U
+"""Builds reference cases for the NPU model: a model compiled by etarm for an Ethos-U
 target, and for every Ethos-U partition its payload plus input sets and the outputs the
 TOSA reference model computes for them on that partition's .tosa.
 
-usage: make_case.py MODEL TARGET OUT.case
+usage: make_case.py TARGET MODEL=OUT.case [MODEL=OUT.case ...]
 
-MODEL is a single-operator model of op_models.py or a built-in network name. The input sets
+One process builds several cases (importing torch and etarm costs more than a small
+compile). MODEL is a single-operator model of op_models.py or a built-in network name. The input sets
 are seeded random values over the whole range of each input's type, then all-minimum,
 all-maximum and all-zero. Format of OUT.case (little-endian u32 counts and sizes):
     "NPUCASE1", str target, u32 partitions,
@@ -71,7 +72,7 @@ def _bytes(b: bytes) -> bytes:
     return struct.pack("<I", len(b)) + b
 
 
-def main(model_name: str, target: str, out_path: str) -> None:
+def make_case(model_name: str, target: str, out_path: str) -> None:
     from etarm.compiler import compile_model
     from etarm.ethosu.payload import EthosUPayload
     from etarm.tosa.reference_model import run_tosa
@@ -112,7 +113,14 @@ def main(model_name: str, target: str, out_path: str) -> None:
         f.write(out)
 
 
-if __name__ == "__main__":
-    if len(sys.argv) != 4:
+def main(argv: list[str]) -> None:
+    if len(argv) < 2 or any("=" not in a for a in argv[1:]):
         sys.exit(__doc__)
-    main(*sys.argv[1:])
+    target = argv[0]
+    for spec in argv[1:]:
+        model_name, out_path = spec.split("=", 1)
+        make_case(model_name, target, out_path)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

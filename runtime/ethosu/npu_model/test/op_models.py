@@ -61,9 +61,20 @@ def _models():
         "hardtanh": (torch.nn.Hardtanh(-0.5, 0.7), (_r(1, 8, 4, 4),)),
         "sigmoid": (torch.nn.Sigmoid(), (_r(1, 8, 4, 4),)),
         "tanh": (torch.nn.Tanh(), (_r(1, 8, 4, 4),)),
+        "leaky_relu": (torch.nn.LeakyReLU(0.1), (_r(1, 8, 4, 4),)),
+        "silu": (torch.nn.SiLU(), (_r(1, 8, 4, 4),)),
+        "gelu": (torch.nn.GELU(), (_r(1, 8, 4, 4),)),
+        "abs": (Unary(torch.abs), (_r(1, 8, 4, 4),)),
+        "softmax": (torch.nn.Softmax(dim=-1), (_r(1, 4, 16),)),
+        "layer_norm": (torch.nn.LayerNorm(16), (_r(1, 4, 16),)),
+        # Transposed convolution (zero-inserting upscale) and nearest-neighbour resize.
+        "conv_transpose": (torch.nn.ConvTranspose2d(4, 6, 3, stride=2, padding=1, output_padding=1), (_r(1, 4, 5, 5),)),
+        "upsample_nearest": (torch.nn.Upsample(scale_factor=2, mode="nearest"), (_r(1, 8, 4, 4),)),
         # Data movement.
         "concat": (Binary(lambda x, y: torch.cat([x, y], dim=1)), (_r(1, 3, 4, 4), _r(1, 5, 4, 4))),
         "permute": (Unary(lambda x: x.permute(0, 2, 3, 1) * 1.0), (_r(1, 6, 4, 5),)),
+        "pad": (torch.nn.ConstantPad2d((1, 2, 0, 1), 0.5), (_r(1, 3, 4, 4),)),
+        "slice": (Unary(lambda x: x[:, 1:5, ::2, 1:] * 1.0), (_r(1, 6, 6, 6),)),
     }
 
 

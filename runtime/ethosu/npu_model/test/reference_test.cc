@@ -5,7 +5,7 @@
 // equal what the TOSA reference model computed on the partition's .tosa. A difference is a
 // failure. The arena starts filled with a pattern, not zeros, so nothing may depend on it.
 //
-// Arguments: CASE files.
+// Arguments: CASE files, or a .txt file naming case files (one per line) beside it.
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
@@ -123,11 +123,42 @@ void run_partition(const std::string& name, const std::string& target, size_t in
               npu.model().counts().operations, npu.model().counts().dmas, pc.sets.size());
 }
 
-TEST(NpuModel, EqualsTheTosaReferenceModel) {
-  ASSERT_GT(etarm::testing::arg_count(), 0);
-  Totals all;
+// The case files the arguments name.
+std::vector<std::string> case_paths() {
+  std::vector<std::string> paths;
   for (int a = 0; a < etarm::testing::arg_count(); ++a) {
-    const char* path = etarm::testing::arg(a);
+    const std::string arg = etarm::testing::arg(a);
+    if (arg.size() < 4 || arg.compare(arg.size() - 4, 4, ".txt") != 0) {
+      paths.push_back(arg);
+      continue;
+    }
+    std::vector<uint8_t> list;
+    if (!etarm::testing::read_file(arg.c_str(), &list)) {
+      ADD_FAILURE("cannot read %s", arg.c_str());
+      continue;
+    }
+    const size_t slash = arg.find_last_of('/');
+    const std::string dir = slash == std::string::npos ? "" : arg.substr(0, slash + 1);
+    std::string line;
+    for (uint8_t c : list) {
+      if (c == '\n') {
+        if (!line.empty()) paths.push_back(dir + line);
+        line.clear();
+      } else {
+        line.push_back(static_cast<char>(c));
+      }
+    }
+    if (!line.empty()) paths.push_back(dir + line);
+  }
+  return paths;
+}
+
+TEST(NpuModel, EqualsTheTosaReferenceModel) {
+  const std::vector<std::string> paths = case_paths();
+  ASSERT_GT(paths.size(), 0u);
+  Totals all;
+  for (const std::string& path_string : paths) {
+    const char* path = path_string.c_str();
     std::vector<uint8_t> bytes;
     ASSERT_TRUE(etarm::testing::read_file(path, &bytes));
     Case c;
@@ -146,7 +177,7 @@ TEST(NpuModel, EqualsTheTosaReferenceModel) {
     all.values += totals.values;
     all.differ += totals.differ;
   }
-  std::printf("all cases: %zu output values compared, %zu differ\n", all.values, all.differ);
+  std::printf("all %zu cases: %zu output values compared, %zu differ\n", paths.size(), all.values, all.differ);
 }
 
 }  // namespace
