@@ -20,6 +20,11 @@ Status run_convolution(const OperationContext& ctx, bool depthwise) {
   FeatureMap ifm_map;
   NPU_MODEL_RETURN_IF_ERROR(feature_map_from_registers(regs, ctx.memory, Operand::kIfm, &ifm_map));
   const int64_t ifm_c = depthwise ? ofm.c : int64_t{regs.get(Cmd0::kIfmDepthM1)} + 1;
+  NPU_MODEL_RETURN_IF_ERROR(check_work(ctx, "convolution",
+                                       {static_cast<uint64_t>(ofm.h * ofm.w * ofm.c), static_cast<uint64_t>(k.taps_h),
+                                        static_cast<uint64_t>(k.taps_w), static_cast<uint64_t>(depthwise ? 1 : ifm_c)}));
+  NPU_MODEL_RETURN_IF_ERROR(check_work(ctx, "the IFM", {static_cast<uint64_t>(k.ifm_h),
+                                                        static_cast<uint64_t>(k.ifm_w), static_cast<uint64_t>(ifm_c)}));
 
   int32_t* ifm = nullptr;
   NPU_MODEL_RETURN_IF_ERROR(load_ifm(ctx, ifm_map, k, ifm_c, &ifm));

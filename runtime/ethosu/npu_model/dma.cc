@@ -45,6 +45,7 @@ Status run_dma(const OperationContext& ctx) {
     return Status::error(Fault::kMalformedStream, "DMA size overflows");
   }
   const uint64_t total = len * rows * planes;
+  NPU_MODEL_RETURN_IF_ERROR(check_work(ctx, "DMA", {total}));
 
   uint8_t* from = nullptr;
   NPU_MODEL_RETURN_IF_ERROR(ctx.memory.bytes(src_region, src, total, false, "DMA source", &from));

@@ -75,6 +75,7 @@ Status run_elementwise(const OperationContext& ctx, ElementwiseMode mode) {
   }
   const RegisterFile& regs = ctx.regs;
   const OfmShape ofm = ofm_shape(regs);
+  NPU_MODEL_RETURN_IF_ERROR(check_work(ctx, "elementwise", {static_cast<uint64_t>(ofm.h * ofm.w * ofm.c)}));
   if (regs.get(Cmd0::kIfmUpscale) != 0) {
     return Status::error(Fault::kUnsupported, "IFM upscaling (IFM_UPSCALE %u) is not modelled",
                          regs.get(Cmd0::kIfmUpscale));

@@ -55,7 +55,7 @@ Status NpuModel::execute(const Command& command, const Memory& memory) {
     regs_.write(command);
     return Status();
   }
-  const OperationContext ctx{regs_, memory, *accelerator_, workspace_};
+  const OperationContext ctx{regs_, memory, *accelerator_, workspace_, work_limit_};
   switch (static_cast<Cmd0>(command.opcode)) {
     case Cmd0::kConv:
       ++counts_.operations;

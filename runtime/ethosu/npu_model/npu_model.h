@@ -47,6 +47,13 @@ class NpuModel {
   // Runs the driver payload `payload[0, size)` with `regions` as base addresses 0..n-1.
   Status run(const uint8_t* payload, size_t size, const Region* regions, size_t num_regions);
 
+  // Caps the steps (multiply-accumulates, elements, bytes) of one operation: an operation
+  // above it fails instead of running for a very long time (a watchdog for fuzzing and for
+  // garbled streams on small devices). 0, the default, is no limit.
+  void set_work_limit(uint64_t steps) {
+    work_limit_ = steps;
+  }
+
   const Accelerator* accelerator() const {
     return accelerator_;
   }
@@ -65,6 +72,7 @@ class NpuModel {
   RegisterFile regs_;
   Workspace workspace_;
   RunCounts counts_;
+  uint64_t work_limit_ = 0;
   uint8_t shram_[kMaxShramBytes] = {};
 };
 

@@ -29,6 +29,21 @@ int cores_of(const OperationContext& ctx, Status* status) {
 
 }  // namespace
 
+Status check_work(const OperationContext& ctx, const char* what, std::initializer_list<uint64_t> factors) {
+  if (ctx.work_limit == 0) {
+    return Status();
+  }
+  uint64_t work = 1;
+  for (uint64_t f : factors) {
+    if (f != 0 && work > ctx.work_limit / f) {
+      return Status::error(Fault::kUnsupported, "%s: more than the model's limit of %llu steps per operation", what,
+                           static_cast<unsigned long long>(ctx.work_limit));
+    }
+    work *= f;
+  }
+  return Status();
+}
+
 OfmShape ofm_shape(const RegisterFile& regs) {
   return OfmShape{int64_t{regs.get(Cmd0::kOfmHeightM1)} + 1, int64_t{regs.get(Cmd0::kOfmWidthM1)} + 1,
                   int64_t{regs.get(Cmd0::kOfmDepthM1)} + 1};

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 
 #include "runtime/ethosu/npu_model/accelerator.h"
 #include "runtime/ethosu/npu_model/feature_map.h"
@@ -26,7 +27,11 @@ struct OperationContext {
   const Memory& memory;
   const Accelerator& accelerator;
   Workspace& workspace;
+  uint64_t work_limit;  // most multiply-accumulates (or elements) one operation may take; 0: any
 };
+
+// An error when `work` (a product of sizes, computed without overflow) exceeds the limit.
+Status check_work(const OperationContext& ctx, const char* what, std::initializer_list<uint64_t> factors);
 
 // OFM_HEIGHT/WIDTH/DEPTH: the block of the OFM this operation writes.
 struct OfmShape {

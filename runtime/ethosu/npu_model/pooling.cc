@@ -28,6 +28,12 @@ Status run_pooling(const OperationContext& ctx, PoolMode mode) {
   FeatureMap ifm_map;
   NPU_MODEL_RETURN_IF_ERROR(feature_map_from_registers(regs, ctx.memory, Operand::kIfm, &ifm_map));
   const int64_t ifm_c = mode == PoolMode::kReduceSum ? int64_t{regs.get(Cmd0::kIfmDepthM1)} + 1 : ofm.c;
+  NPU_MODEL_RETURN_IF_ERROR(check_work(
+      ctx, "pooling",
+      {static_cast<uint64_t>(ofm.h * ofm.w * ofm.c), static_cast<uint64_t>(k.taps_h), static_cast<uint64_t>(k.taps_w),
+       static_cast<uint64_t>(mode == PoolMode::kReduceSum ? ifm_c : 1)}));
+  NPU_MODEL_RETURN_IF_ERROR(check_work(ctx, "the IFM", {static_cast<uint64_t>(k.ifm_h),
+                                                        static_cast<uint64_t>(k.ifm_w), static_cast<uint64_t>(ifm_c)}));
 
   int32_t* ifm = nullptr;
   NPU_MODEL_RETURN_IF_ERROR(load_ifm(ctx, ifm_map, k, ifm_c, &ifm));
