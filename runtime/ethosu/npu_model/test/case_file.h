@@ -98,3 +98,38 @@ inline std::string case_name(const char* path) {
 }  // namespace npu_model
 }  // namespace ethosu
 }  // namespace etarm
+
+namespace etarm {
+namespace ethosu {
+namespace npu_model {
+namespace test {
+
+// The blocks of an EthosUBackend payload the NPU needs (docs/payload_formats.md): read here
+// without the delegate's parser so that tests of the bare model need no ExecuTorch.
+struct PayloadBlocks {
+  std::vector<uint8_t> cmd_data;
+  std::vector<uint8_t> weight_data;
+  uint32_t scratch_size = 0;
+};
+
+inline bool payload_blocks(const std::vector<uint8_t>& payload, PayloadBlocks* out) {
+  size_t pos = 0;
+  while (pos + 32 <= payload.size()) {
+    char name[17] = {};
+    std::memcpy(name, payload.data() + pos, 16);
+    uint32_t size = 0;
+    std::memcpy(&size, payload.data() + pos + 16, 4);
+    if (size > payload.size() - pos - 32) return false;
+    const uint8_t* data = payload.data() + pos + 32;
+    if (std::strcmp(name, "cmd_data") == 0) out->cmd_data.assign(data, data + size);
+    if (std::strcmp(name, "weight_data") == 0) out->weight_data.assign(data, data + size);
+    if (std::strcmp(name, "scratch_size") == 0 && size == 4) std::memcpy(&out->scratch_size, data, 4);
+    pos += 32 + (size + 15) / 16 * 16;
+  }
+  return !out->cmd_data.empty();
+}
+
+}  // namespace test
+}  // namespace npu_model
+}  // namespace ethosu
+}  // namespace etarm
