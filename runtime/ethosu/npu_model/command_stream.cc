@@ -38,11 +38,12 @@ Status CommandReader::next(Command* command) {
   c.param = static_cast<uint16_t>(word >> 16);
   const uint32_t form = field(word, kFormShift, 2);
   if (form != kFormShort && form != kFormLong) {
-    return Status::error(Fault::kMalformedStream, "word 0x%08x at byte %zu has the reserved command form %u", word,
-                         pos_, form);
+    return Status::error(Fault::kMalformedStream, "word 0x%08x at byte %zu has the reserved command form %u",
+                         static_cast<unsigned>(word), pos_, static_cast<unsigned>(form));
   }
   if (field(word, 10, 4) != 0) {
-    return Status::error(Fault::kMalformedStream, "word 0x%08x at byte %zu sets reserved bits 10..13", word, pos_);
+    return Status::error(Fault::kMalformedStream, "word 0x%08x at byte %zu sets reserved bits 10..13",
+                         static_cast<unsigned>(word), pos_);
   }
   c.is_long = form == kFormLong;
   if ((c.is_long ? cmd1_name(c.opcode) : cmd0_name(c.opcode)) == nullptr) {
@@ -70,7 +71,7 @@ Status parse_driver_payload(const uint8_t* data, size_t size, DriverPayload* out
   }
   if (read_u32(data) != kFourccCop1) {
     return Status::error(Fault::kMalformedStream, "driver payload does not start with \"COP1\" (word 0x%08x)",
-                         read_u32(data));
+                         static_cast<unsigned>(read_u32(data)));
   }
   bool have_stream = false;
   size_t pos = 4;
@@ -109,7 +110,8 @@ Status parse_driver_payload(const uint8_t* data, size_t size, DriverPayload* out
         pos += 4;
         break;
       default:
-        return Status::error(Fault::kMalformedStream, "unknown driver action 0x%08x at byte %zu", action, pos);
+        return Status::error(Fault::kMalformedStream, "unknown driver action 0x%08x at byte %zu",
+                             static_cast<unsigned>(action), pos);
     }
   }
   if (!have_stream) {

@@ -26,7 +26,8 @@ Status run_dma(const OperationContext& ctx) {
     return Status::error(Fault::kUnsupported, "DMA from the NPU's internal memory");
   }
   if (src_stride_mode != 0) {
-    return Status::error(Fault::kUnsupported, "a strided DMA source (stride mode %u)", src_stride_mode);
+    return Status::error(Fault::kUnsupported, "a strided DMA source (stride mode %u)",
+                         static_cast<unsigned>(src_stride_mode));
   }
   if (dst_stride_mode > 2) {
     return Status::error(Fault::kMalformedStream, "DMA0_DST_REGION has the reserved stride mode 3");

@@ -78,7 +78,7 @@ Status run_elementwise(const OperationContext& ctx, ElementwiseMode mode) {
   NPU_MODEL_RETURN_IF_ERROR(check_work(ctx, "elementwise", {static_cast<uint64_t>(ofm.h * ofm.w * ofm.c)}));
   if (regs.get(Cmd0::kIfmUpscale) != 0) {
     return Status::error(Fault::kUnsupported, "IFM upscaling (IFM_UPSCALE %u) is not modelled",
-                         regs.get(Cmd0::kIfmUpscale));
+                         static_cast<unsigned>(regs.get(Cmd0::kIfmUpscale)));
   }
   OutputStage out;
   NPU_MODEL_RETURN_IF_ERROR(output_stage_from_registers(ctx, &out));

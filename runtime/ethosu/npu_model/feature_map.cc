@@ -136,7 +136,7 @@ Status feature_map_from_registers(const RegisterFile& regs, const Memory& memory
   const uint32_t layout = field(precision, 6, 2);
   if (layout > 1) {
     return Status::error(Fault::kMalformedStream, "%s layout field is %u (only NHWC 0 and NHCWB16 1 exist)", r.name,
-                         layout);
+                         static_cast<unsigned>(layout));
   }
   fm.layout = static_cast<Layout>(layout);
   const uint16_t zp = regs.get(r.zero_point);

@@ -121,7 +121,7 @@ Status decode_mlw(const uint8_t* data, size_t size, int16_t* out, size_t wanted,
     }
     if (zdiv > 3 && zdiv != kZdivNoZeroRuns) {
       return Status::error(Fault::kBadWeights, "weight stream slice at bit %zu has the reserved ZDIV %u", slice_start,
-                           zdiv);
+                           static_cast<unsigned>(zdiv));
     }
     const bool zero_runs = zdiv != kZdivNoZeroRuns;
     const uint32_t slice_weights = br.take(15) + 1;
@@ -153,7 +153,7 @@ Status decode_mlw(const uint8_t* data, size_t size, int16_t* out, size_t wanted,
       }
     } else if (wdiv > 5) {
       return Status::error(Fault::kBadWeights, "weight stream slice at bit %zu has the reserved WDIV %u", slice_start,
-                           wdiv);
+                           static_cast<unsigned>(wdiv));
     }
     if (br.overrun()) {
       return Status::error(Fault::kBadWeights, "weight stream of %zu bytes ends inside the slice header at bit %zu",
@@ -190,7 +190,8 @@ Status decode_mlw(const uint8_t* data, size_t size, int16_t* out, size_t wanted,
         for (int i = 0; i < w_prev.count && w_done < slice_weights; ++i) {
           const uint32_t index = (w_prev.q[i] << wdiv) + br.take(wdiv);
           if (w_prev.q[i] >= kMaxWeightIndex || index >= kMaxWeightIndex) {
-            return Status::error(Fault::kBadWeights, "weight stream index %u at bit %zu exceeds 9 bits", index,
+            return Status::error(Fault::kBadWeights, "weight stream index %u at bit %zu exceeds 9 bits",
+                                 static_cast<unsigned>(index),
                                  br.position());
           }
           scratch->weights[w_done++] = static_cast<uint16_t>(index);
@@ -212,7 +213,7 @@ Status decode_mlw(const uint8_t* data, size_t size, int16_t* out, size_t wanted,
     } while (w_prev_on || z_prev_on);
     if (w_done != slice_weights || z_done != slice_runs) {
       return Status::error(Fault::kBadWeights, "weight stream slice at bit %zu decodes %u of %u weights", slice_start,
-                           w_done, slice_weights);
+                           static_cast<unsigned>(w_done), static_cast<unsigned>(slice_weights));
     }
 
     // Weights with their zero runs, in order.

@@ -17,14 +17,15 @@ Status NpuModel::run(const uint8_t* payload, size_t size, const Region* regions,
   }
   if (num_regions > kMaxRegions) {
     return Status::error(Fault::kMalformedStream, "%zu regions given; the NPU addresses %u", num_regions,
-                         kMaxRegions);
+                         static_cast<unsigned>(kMaxRegions));
   }
   DriverPayload header;
   NPU_MODEL_RETURN_IF_ERROR(parse_driver_payload(payload, size, &header));
   if (header.has_config && accelerator_for_config(header.config) != accelerator_) {
     const Accelerator* compiled_for = accelerator_for_config(header.config);
     return Status::error(Fault::kConfigMismatch, "the command stream was compiled for %s (CONFIG 0x%08x); this NPU is %s",
-                         compiled_for != nullptr ? compiled_for->name : "an unknown NPU", header.config,
+                         compiled_for != nullptr ? compiled_for->name : "an unknown NPU",
+                         static_cast<unsigned>(header.config),
                          accelerator_->name);
   }
   regs_.reset();

@@ -92,7 +92,8 @@ Status output_stage_from_registers(const OperationContext& ctx, OutputStage* out
       type_lo = -32768, type_hi = 32767, clip_signed = true;
       break;
     default:
-      return Status::error(Fault::kMalformedStream, "ACTIVATION has the reserved clip range %u", clip);
+      return Status::error(Fault::kMalformedStream, "ACTIVATION has the reserved clip range %u",
+                           static_cast<unsigned>(clip));
   }
   const uint16_t act_min = regs.get(Cmd0::kActivationMin);
   const uint16_t act_max = regs.get(Cmd0::kActivationMax);
@@ -111,7 +112,7 @@ Status output_stage_from_registers(const OperationContext& ctx, OutputStage* out
       function <= static_cast<uint32_t>(ActivationFunction::kTable7)) {
     if (s.ofm.elem_bytes == 2) {
       return Status::error(Fault::kUnsupported, "16-bit look-up tables (ACTIVATION TABLE_%u on a 16-bit OFM)",
-                           function - 16);
+                           static_cast<unsigned>(function - 16));
     }
     uint8_t* lut = nullptr;
     const uint32_t start = lut_area_start(ctx.accelerator) + (function - 16) * kLutBytes;
@@ -119,7 +120,7 @@ Status output_stage_from_registers(const OperationContext& ctx, OutputStage* out
     s.lut = lut;
   } else if (function != static_cast<uint32_t>(ActivationFunction::kRelu)) {
     return Status::error(Fault::kUnsupported, "ACTIVATION function %u (built-in tanh/sigmoid) is not modelled",
-                         function);
+                         static_cast<unsigned>(function));
   }
   *out = s;
   return Status();
