@@ -7,8 +7,8 @@ load("//platforms:compat.bzl", "HOST")
 _BATCH = 8
 
 def case_name(model, target):
-    """conv2d, ethos-u55-128 -> conv2d_u55_128"""
-    return model + "_" + target.replace("ethos-", "").replace("-", "_")
+    """conv2d, ethos-u55-128 -> conv2d_u55_128; conv2d:a16w8 -> conv2d_a16w8_u55_128"""
+    return model.replace(":", "_") + "_" + target.replace("ethos-", "").replace("-", "_")
 
 def npu_cases(name, models, target):
     """Genrules writing `<case_name(model, target)>.case` for every model; returns their labels."""

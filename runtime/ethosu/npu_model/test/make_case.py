@@ -2,12 +2,13 @@
 target, and for every Ethos-U partition its payload plus input sets and the outputs the
 TOSA reference model computes for them on that partition's .tosa.
 
-usage: make_case.py TARGET MODEL=OUT.case [MODEL=OUT.case ...]
+usage: make_case.py TARGET MODEL[:a16w8]=OUT.case [...]
 
 One process builds several cases (importing torch and etarm costs more than a small
 compile). MODEL is a single-operator model of op_models.py or a built-in network name. The input sets
 are seeded random values over the whole range of each input's type, then all-minimum,
-all-maximum and all-zero. Format of OUT.case (little-endian u32 counts and sizes):
+all-maximum and all-zero. ":a16w8" quantizes with int16 activations and int8 weights
+instead of the target's default int8. Format of OUT.case (little-endian u32 counts and sizes):
     "NPUCASE1", str target, u32 partitions,
     per partition: bytes payload, u32 sets,
         per set: str label, u32 inputs, bytes per input, u32 outputs, bytes per output
@@ -72,14 +73,26 @@ def _bytes(b: bytes) -> bytes:
     return struct.pack("<I", len(b)) + b
 
 
-def make_case(model_name: str, target: str, out_path: str) -> None:
+def _quantizer(target: str, scheme: str):
+    """None (the target's default int8 quantizer) or the a16w8 one: int16 activations."""
+    if scheme == "":
+        return None
+    from etarm.quantizer import EthosUQuantizer, get_symmetric_a16w8_quantization_config
+
+    if scheme != "a16w8":
+        sys.exit(f"make_case: unknown quantization {scheme!r}")
+    return EthosUQuantizer(target).set_global(get_symmetric_a16w8_quantization_config())
+
+
+def make_case(model_spec: str, target: str, out_path: str) -> None:
     from etarm.compiler import compile_model
     from etarm.ethosu.payload import EthosUPayload
     from etarm.tosa.reference_model import run_tosa
 
+    model_name, _, scheme = model_spec.partition(":")
     model, inputs = _load_model(model_name)
     with tempfile.TemporaryDirectory(prefix="npu_case_") as work:
-        compile_model(model, inputs, target, quantize=True, intermediates_dir=work)
+        compile_model(model, inputs, target, quantize=True, intermediates_dir=work, quantizer=_quantizer(target, scheme))
         payload_files = sorted(glob.glob(os.path.join(work, "partition_*.ethosu.bin")))
         if not payload_files:
             sys.exit(f"make_case: {model_name} on {target} has no Ethos-U partition")
@@ -91,7 +104,7 @@ def make_case(model_name: str, target: str, out_path: str) -> None:
             with open(stem + ".tosa", "rb") as f:
                 flatbuffer = f.read()
             payload = EthosUPayload.from_bytes(data)
-            seed = zlib.crc32(f"{model_name}/{target}/{index}".encode())
+            seed = zlib.crc32(f"{model_spec}/{target}/{index}".encode())
             sets = _input_sets(payload.inputs, seed)
             out += _bytes(data) + struct.pack("<I", len(sets))
             for label, arrays in sets:
