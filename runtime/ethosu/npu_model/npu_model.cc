@@ -10,6 +10,57 @@ namespace etarm {
 namespace ethosu {
 namespace npu_model {
 
+const char* feature_name(Feature feature) {
+  static const char* const kNames[] = {
+      "CONV",          "DEPTHWISE",       "POOL MAX",        "POOL AVERAGE",     "POOL REDUCE_SUM",
+      "ELEMENTWISE MUL", "ELEMENTWISE ADD", "ELEMENTWISE SUB", "ELEMENTWISE MIN", "ELEMENTWISE MAX",
+      "ELEMENTWISE LRELU", "ELEMENTWISE ABS", "ELEMENTWISE CLZ", "ELEMENTWISE SHR", "ELEMENTWISE SHL",
+      "DMA",           "DMA to SHRAM",    "look-up table",   "upscale nearest",  "upscale zeros",
+      "NHCWB16",       "16-bit IFM",      "32-bit IFM",      "IFM2 broadcast",   "IFM2 scalar",
+      "32-bit operand scaling", "two cores", "part-kernel-first weights", "dilation",
+  };
+  static_assert(sizeof(kNames) / sizeof(kNames[0]) == static_cast<size_t>(Feature::kCount), "a name per feature");
+  return kNames[static_cast<size_t>(feature)];
+}
+
+void NpuModel::count_features(const Command& command) {
+  auto count = [&](Feature f) { ++counts_.features[static_cast<size_t>(f)]; };
+  const Cmd0 op = static_cast<Cmd0>(command.opcode);
+  if (op == Cmd0::kDmaStart) {
+    count(field(regs_.get(Cmd0::kDma0DstRegion), 8, 1) ? Feature::kDmaToShram : Feature::kDma);
+    return;
+  }
+  if (op == Cmd0::kConv || op == Cmd0::kDepthwise) {
+    count(op == Cmd0::kConv ? Feature::kConv : Feature::kDepthwise);
+    const uint16_t ks = regs_.get(Cmd0::kKernelStride);
+    if (op == Cmd0::kConv && field(ks, 2, 1)) count(Feature::kPartKernelFirst);
+    if (field(ks, 3, 2)) count(Feature::kDilation);
+  } else if (op == Cmd0::kPool) {
+    const uint32_t mode = field(command.param, 0, 3);
+    if (mode <= 2) count(static_cast<Feature>(static_cast<size_t>(Feature::kPoolMax) + mode));
+  } else if (op == Cmd0::kElementwise) {
+    const uint32_t mode = field(command.param, 0, 6);
+    if (mode <= 9) count(static_cast<Feature>(static_cast<size_t>(Feature::kMul) + mode));
+    const uint16_t b = regs_.get(Cmd0::kIfm2Broadcast);
+    if (field(b, 7, 1)) count(Feature::kIfm2Scalar);
+    else if (field(b, 0, 3)) count(Feature::kIfm2Broadcast);
+    if ((mode == 1 || mode == 2) && field(regs_.get(Cmd0::kIfmPrecision), 8, 2) != 0) count(Feature::kOperandScaling32);
+  } else {
+    return;
+  }
+  if (field(regs_.get(Cmd0::kActivation), 0, 5) >= 16) count(Feature::kLookUpTable);
+  const uint32_t upscale = field(regs_.get(Cmd0::kIfmUpscale), 0, 2);
+  if (upscale == 1) count(Feature::kUpscaleNearest);
+  if (upscale == 2) count(Feature::kUpscaleZeros);
+  if (field(regs_.get(Cmd0::kIfmPrecision), 6, 2) == 1 || field(regs_.get(Cmd0::kOfmPrecision), 6, 2) == 1) {
+    count(Feature::kNhcwb16);
+  }
+  const uint32_t bits = field(regs_.get(Cmd0::kIfmPrecision), 2, 2);
+  if (bits == 1) count(Feature::kInt16Ifm);
+  if (bits == 2) count(Feature::kInt32Ifm);
+  if (field(regs_.get(Cmd0::kParallelMode), 0, 1)) count(Feature::kTwoCores);
+}
+
 Status NpuModel::run(const uint8_t* payload, size_t size, const Region* regions, size_t num_regions) {
   counts_ = RunCounts();
   if (accelerator_ == nullptr) {
@@ -56,6 +107,7 @@ Status NpuModel::execute(const Command& command, const Memory& memory) {
     regs_.write(command);
     return Status();
   }
+  count_features(command);
   const OperationContext ctx{regs_, memory, *accelerator_, workspace_, work_limit_};
   switch (static_cast<Cmd0>(command.opcode)) {
     case Cmd0::kConv:

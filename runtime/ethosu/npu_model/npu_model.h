@@ -27,11 +27,47 @@ namespace etarm {
 namespace ethosu {
 namespace npu_model {
 
+// What runs exercised, for coverage reports: operations by kind and the features they used.
+enum class Feature {
+  kConv,
+  kDepthwise,
+  kPoolMax,
+  kPoolAverage,
+  kPoolReduceSum,
+  kMul,
+  kAdd,
+  kSub,
+  kMin,
+  kMax,
+  kLeakyRelu,
+  kAbs,
+  kClz,
+  kShr,
+  kShl,
+  kDma,
+  kDmaToShram,
+  kLookUpTable,
+  kUpscaleNearest,
+  kUpscaleZeros,
+  kNhcwb16,
+  kInt16Ifm,
+  kInt32Ifm,
+  kIfm2Broadcast,
+  kIfm2Scalar,
+  kOperandScaling32,
+  kTwoCores,
+  kPartKernelFirst,
+  kDilation,
+  kCount,
+};
+const char* feature_name(Feature feature);
+
 // Counts of what the last run did.
 struct RunCounts {
   size_t commands = 0;
   size_t operations = 0;  // convolution, depthwise, pooling and elementwise operations
   size_t dmas = 0;
+  size_t features[static_cast<size_t>(Feature::kCount)] = {};
 };
 
 class NpuModel {
@@ -67,6 +103,7 @@ class NpuModel {
 
  private:
   Status execute(const Command& command, const Memory& memory);
+  void count_features(const Command& command);
 
   const Accelerator* accelerator_;
   RegisterFile regs_;

@@ -41,6 +41,10 @@ struct Totals {
   size_t differ = 0;
 };
 
+// How many bit-exact cases used each feature of the NPU at least once.
+size_t g_feature_cases[static_cast<size_t>(Feature::kCount)] = {};
+size_t g_case_features[static_cast<size_t>(Feature::kCount)] = {};
+
 size_t element_size(const TensorEntry& e) {
   return e.elem_size;
 }
@@ -119,6 +123,9 @@ void run_partition(const std::string& name, const std::string& target, size_t in
       }
     }
   }
+  for (size_t f = 0; f < static_cast<size_t>(Feature::kCount); ++f) {
+    g_case_features[f] += npu.model().counts().features[f];
+  }
   std::printf("%-24s partition %zu: %zu NPU operations, %zu DMAs per run, %zu input sets\n", name.c_str(), index,
               npu.model().counts().operations, npu.model().counts().dmas, pc.sets.size());
 }
@@ -169,8 +176,12 @@ TEST(NpuModel, EqualsTheTosaReferenceModel) {
     }
     const std::string name = case_name(path);
     Totals totals;
+    std::memset(g_case_features, 0, sizeof(g_case_features));
     for (size_t p = 0; p < c.partitions.size(); ++p) {
       run_partition(name, c.target, p, c.partitions[p], &totals);
+    }
+    for (size_t f = 0; f < static_cast<size_t>(Feature::kCount); ++f) {
+      g_feature_cases[f] += totals.differ == 0 && totals.values > 0 && g_case_features[f] > 0 ? 1 : 0;
     }
     std::printf("%-24s %s: %zu output values compared, %zu differ%s\n", name.c_str(), c.target.c_str(),
                 totals.values, totals.differ, totals.differ == 0 && totals.values > 0 ? " (bit-exact)" : "");
@@ -178,6 +189,10 @@ TEST(NpuModel, EqualsTheTosaReferenceModel) {
     all.differ += totals.differ;
   }
   std::printf("all %zu cases: %zu output values compared, %zu differ\n", paths.size(), all.values, all.differ);
+  std::printf("bit-exact cases using each NPU feature:\n");
+  for (size_t f = 0; f < static_cast<size_t>(Feature::kCount); ++f) {
+    std::printf("  %-28s %zu\n", feature_name(static_cast<Feature>(f)), g_feature_cases[f]);
+  }
 }
 
 }  // namespace
