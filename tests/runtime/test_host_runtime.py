@@ -1,6 +1,9 @@
 """etarm.runtime: .pte programs run in-process on the genuine host runtime through etarm's
 runner, TOSA partitions on the TOSA reference model, against torch."""
 
+import pathlib
+
+import executorch
 import numpy as np
 import pytest
 import torch
@@ -9,6 +12,7 @@ from etarm.compiler import compile_model
 from etarm.errors import EtarmError
 from etarm.pte import delegate_payloads
 from etarm.runtime import Program, _runtime
+from etarm.runtime._libraries import library_directory
 from etarm.tosa.host_device import TosaReferenceDevice
 
 
@@ -138,3 +142,11 @@ def test_a_device_error_reaches_the_caller(model):
     finally:
         _runtime.register_python_backend("TOSABackend", TosaReferenceDevice())
     assert program.run(inputs).outputs
+
+
+def test_the_runtime_libraries_are_found_in_a_namespace_package(tmp_path):
+    # pip installs executorch without __init__.py: only __path__ says where it is.
+    real = next(folder for folder in executorch.__path__ if (pathlib.Path(folder) / "lib").is_dir())
+    assert library_directory([str(tmp_path), real]) == pathlib.Path(real) / "lib"
+    with pytest.raises(ImportError, match="no lib/libexecutorch.so"):
+        library_directory([str(tmp_path)])
