@@ -41,9 +41,7 @@ def _resume_gc() -> None:
 def _compile_parser(sub, targets) -> argparse.ArgumentParser:
     p = sub.add_parser("compile", help="compile a PyTorch model to a .pte")
     p.add_argument("-m", "--model_name", required=True, help="built-in model name or a .py model file")
-    p.add_argument(
-        "--model_input", help="example inputs: a .pt/.pth file, or the name of a variable in the model file"
-    )
+    p.add_argument("--model_input", help="example inputs: a .pt/.pth file, or the name of a variable in the model file")
     p.add_argument(
         "-t", "--target", default="TOSA-1.0+FP", help="e.g. TOSA-1.0+FP, TOSA-1.0+INT, ethos-u55-128, ethos-u85-256"
     )
@@ -98,6 +96,33 @@ _REFUSED_FLAGS = {
     "--direct_drive": "Ethos-U85 direct drive is not supported by etarm's Ethos-U runtime",
     "--cortex-m-explicit-layout": "it applies to Cortex-M targets, which etarm does not offer yet",
 }
+
+
+def _run_parser(sub) -> argparse.ArgumentParser:
+    p = sub.add_parser("run", help="run a .pte on this host (and compare it with its torch model), or check a .bpte")
+    p.add_argument(
+        "pte", help="the .pte to run, or a .bpte (--bundleio) whose test cases are run and checked against its outputs"
+    )
+    p.add_argument(
+        "--inputs",
+        nargs="+",
+        metavar="FILE",
+        help="the inputs, in order: .npy files, or .pt files each holding a tensor or a tuple of them "
+        "(default: the model's example inputs with --model, else ones)",
+    )
+    p.add_argument(
+        "--model",
+        help="the model the .pte was compiled from (built-in name or .py file): its outputs, and for a "
+        "quantized program the quantized model's, are compared with the program's",
+    )
+    p.add_argument(
+        "--model_input", help="as for compile: a .pt file of example inputs, or a variable of the model file"
+    )
+    p.add_argument(
+        "--calibration_data", help="quantized programs: the calibration data compile used (default: the example inputs)"
+    )
+    p.add_argument("--debug", action="store_true", help="show tracebacks")
+    return p
 
 
 def _passes_parser(sub) -> argparse.ArgumentParser:
@@ -156,7 +181,6 @@ def _quiet_third_party() -> None:
     warnings.filterwarnings("ignore")
     for name in ("torchao", "torch", "torch.utils._pytree", "executorch"):
         logging.getLogger(name).setLevel(logging.ERROR)
-
 
 
 def _run_compile(args, targets) -> int:
@@ -230,13 +254,13 @@ def main(argv: list[str] | None = None) -> int:
     from etarm import lazy_inductor_pass
 
     lazy_inductor_pass.install()
-    from etarm import run_command, targets
+    from etarm import targets
 
     parser = argparse.ArgumentParser(prog="etarm", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
     _compile_parser(sub, targets)
     _passes_parser(sub)
-    run_command.add_parser(sub)
+    _run_parser(sub)
     args = parser.parse_args(argv)
     # Outputs are relative to where the user ran the command, not to Bazel's runfiles.
     os.chdir(user_working_directory())
@@ -245,6 +269,9 @@ def main(argv: list[str] | None = None) -> int:
             print("\n".join(targets.compile_spec_for(args.target).pipeline().describe()))
             return 0
         if args.command == "run":
+            # Loads the runtime extension and ExecuTorch's libraries: only for `etarm run`.
+            from etarm import run_command
+
             return run_command.run(args)
         return _run_compile(args, targets)
     except EtarmError as exc:
@@ -255,7 +282,9 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as exc:  # an etarm bug: still one line unless --debug
         if args.debug:
             traceback.print_exc()
-        print(f"etarm: internal error: {type(exc).__name__}: {exc} (rerun with --debug for a traceback)", file=sys.stderr)
+        print(
+            f"etarm: internal error: {type(exc).__name__}: {exc} (rerun with --debug for a traceback)", file=sys.stderr
+        )
         return 3
 
 

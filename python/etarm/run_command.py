@@ -4,7 +4,6 @@
 
 from __future__ import annotations
 
-import argparse
 import os
 
 import numpy as np
@@ -20,33 +19,6 @@ from etarm.runtime import Program, RunResult
 
 # Values printed per output; the rest are summarised by their count.
 _SHOWN_VALUES = 8
-
-
-def add_parser(sub) -> argparse.ArgumentParser:
-    p = sub.add_parser("run", help="run a .pte on this host (and compare it with its torch model), or check a .bpte")
-    p.add_argument(
-        "pte", help="the .pte to run, or a .bpte (--bundleio) whose test cases are run and checked against its outputs"
-    )
-    p.add_argument(
-        "--inputs",
-        nargs="+",
-        metavar="FILE",
-        help="the inputs, in order: .npy files, or .pt files each holding a tensor or a tuple of them "
-        "(default: the model's example inputs with --model, else ones)",
-    )
-    p.add_argument(
-        "--model",
-        help="the model the .pte was compiled from (built-in name or .py file): its outputs, and for a "
-        "quantized program the quantized model's, are compared with the program's",
-    )
-    p.add_argument(
-        "--model_input", help="as for compile: a .pt file of example inputs, or a variable of the model file"
-    )
-    p.add_argument(
-        "--calibration_data", help="quantized programs: the calibration data compile used (default: the example inputs)"
-    )
-    p.add_argument("--debug", action="store_true", help="show tracebacks")
-    return p
 
 
 def _read_inputs(paths: list[str]) -> list:
