@@ -41,8 +41,10 @@ class TargetFamily:
     backend_id: str = ""
     read_compile_spec: Callable[[list], Any] | None = None
     # () -> the device `etarm run` (etarm.runtime) runs its payloads on in this process: an
-    # object with load(payload, compile_specs) -> a session with execute(args) -> outputs.
-    # None when the host has none; no_host_device then says why, in one line.
+    # object whose install(extension, backend_id, compile_specs) readies etarm.runtime's
+    # extension for one delegate (registers a Python device whose load(payload, compile_specs)
+    # gives a session with execute(args) -> outputs, or configures a delegate linked into the
+    # extension). None when the host has none; no_host_device then says why, in one line.
     host_device: Callable[[], Any] | None = None
     no_host_device: str = ""
     # Whether a -t name is this family's, for families whose names are a grammar (TOSA-1.0+FP+INT);

@@ -8,10 +8,11 @@ import numpy as np
 import pytest
 import torch
 
+import etarm.runtime
 from etarm.compiler import compile_model
 from etarm.errors import EtarmError
 from etarm.pte import delegate_payloads
-from etarm.runtime import Program, _runtime
+from etarm.runtime import Program
 from etarm.runtime._libraries import library_directory
 from etarm.tosa.host_device import TosaReferenceDevice
 
@@ -96,10 +97,20 @@ def test_an_operator_without_a_host_kernel_is_named():
         Program(compile_model(Sort(), (torch.randn(4),), "TOSA-1.0+FP").pte)
 
 
-def test_an_ethos_u_program_says_the_host_has_no_npu(model):
+@pytest.mark.parametrize("target", ["ethos-u55-128", "ethos-u65-256"])
+def test_an_ethos_u55_program_runs_on_the_npu_model_exactly(model, target):
     module, inputs = model
-    pte = compile_model(module, inputs, "ethos-u55-128", quantize=True).pte
-    with pytest.raises(EtarmError, match="EthosUBackend: .* this host has no Ethos-U NPU"):
+    compiled = compile_model(module, inputs, target, quantize=True)
+    program = Program(compiled.pte)
+    assert program.backends == ["EthosUBackend"]
+    got = program.run(inputs).outputs[0]
+    np.testing.assert_array_equal(got, compiled.quantized_model(*inputs).detach().numpy())
+
+
+def test_an_ethos_u85_program_says_what_the_model_runs(model):
+    module, inputs = model
+    pte = compile_model(module, inputs, "ethos-u85-256", quantize=True).pte
+    with pytest.raises(EtarmError, match="EthosUBackend for ethos-u85-256: etarm's NPU model runs Ethos-U55/U65"):
         Program(pte)
 
 
@@ -123,25 +134,24 @@ def test_a_corrupt_payload_is_an_error_not_a_crash(model):
         Program(garbled)
 
 
-class FailingDevice:
-    def load(self, payload, compile_specs):
-        return self
+class FailingDevice(TosaReferenceDevice):
+    """Installs itself like the TOSA device; every execution raises."""
 
     def execute(self, args):
         raise ValueError("the device is on fire")
 
+    def load(self, payload, compile_specs):
+        return self
 
-def test_a_device_error_reaches_the_caller(model):
+
+def test_a_device_error_reaches_the_caller(model, monkeypatch):
     module, inputs = model
-    program = Program(compile_model(module, inputs, "TOSA-1.0+FP").pte)
-    _runtime.register_python_backend("TOSABackend", FailingDevice())
-    try:
-        failing = Program(compile_model(module, inputs, "TOSA-1.0+FP").pte)
-        with pytest.raises(EtarmError, match="execute: .*the device is on fire"):
-            failing.run(inputs)
-    finally:
-        _runtime.register_python_backend("TOSABackend", TosaReferenceDevice())
-    assert program.run(inputs).outputs
+    pte = compile_model(module, inputs, "TOSA-1.0+FP").pte
+    monkeypatch.setitem(etarm.runtime._devices, "TOSABackend", FailingDevice())
+    with pytest.raises(EtarmError, match="execute: .*ValueError: the device is on fire"):
+        Program(pte).run(inputs)
+    monkeypatch.undo()
+    assert Program(pte).run(inputs).outputs  # the TOSA device is installed again
 
 
 def test_the_runtime_libraries_are_found_in_a_namespace_package(tmp_path):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from etarm.ethosu.backend import EthosUBackend
 from etarm.ethosu.compile_spec import NPU_TARGETS, EthosUCompileSpec
+from etarm.ethosu.host_device import NpuModelDevice
 from etarm.ethosu.partitioner import EthosUPartitioner
 from etarm.ethosu.quantizer import EthosUQuantizer
 from etarm.ethosu.report import estimates_table
@@ -45,7 +46,6 @@ ETHOS_U = TargetFamily(
     ),
     backend_id=EthosUBackend.__name__,
     read_compile_spec=EthosUCompileSpec.from_list,
-    no_host_device="its payload is an Ethos-U command stream, and this host has no Ethos-U NPU: "
-    "run it in a firmware image (bazel build --config=corstone300) on a board or a simulator",
+    host_device=NpuModelDevice,
     summary_lines=lambda report: estimates_table(report["partitions"]),
 )

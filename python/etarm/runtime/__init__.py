@@ -1,6 +1,7 @@
 """etarm.runtime: runs a .pte in this process, on ExecuTorch's genuine host runtime through
 etarm's C++ runner (the ``_runtime`` extension), each delegate on its target family's host
-device (TOSA payloads on the TOSA reference model).
+device (TOSA payloads on the TOSA reference model, Ethos-U55/U65 payloads on etarm's NPU
+model).
 
     program = etarm.runtime.Program(open("net.pte", "rb").read())
     result = program.run(example_inputs)   # outputs, seconds, memory
@@ -42,20 +43,19 @@ class RunResult:
     memory: dict  # the runner's arena use in bytes: used, planned, input, method, arena
 
 
-_registered_backends: set[str] = set()
+_devices: dict[str, object] = {}
 
 
-def _register_device(backend_id: str) -> None:
-    """Makes ``backend_id``'s delegate runnable here, or says in one line why it cannot be."""
-    if backend_id in _registered_backends:
-        return
-    family = targets.family_of_backend(backend_id)
-    if family is None:
-        raise EtarmError(f"the program delegates to '{backend_id}', which is not an etarm backend")
-    if family.host_device is None:
-        raise EtarmError(f"the program delegates to {backend_id}: {family.no_host_device}")
-    _runtime.register_python_backend(backend_id, family.host_device())
-    _registered_backends.add(backend_id)
+def _install_device(backend_id: str, compile_specs) -> None:
+    """Makes a delegate of ``backend_id`` runnable here, or says in one line why it cannot be."""
+    if backend_id not in _devices:
+        family = targets.family_of_backend(backend_id)
+        if family is None:
+            raise EtarmError(f"the program delegates to '{backend_id}', which is not an etarm backend")
+        if family.host_device is None:
+            raise EtarmError(f"the program delegates to {backend_id}: {family.no_host_device}")
+        _devices[backend_id] = family.host_device()
+    _devices[backend_id].install(_runtime, backend_id, list(compile_specs))
 
 
 def _as_array(value) -> np.ndarray:
@@ -68,12 +68,13 @@ class Program:
     """A loaded .pte (method ``forward``), ready to run any number of times."""
 
     def __init__(self, pte: bytes, arena_bytes: int = DEFAULT_ARENA_BYTES):
-        self.backends = sorted({payload.backend_id for payload in delegate_payloads(pte)})
+        payloads = delegate_payloads(pte)
+        self.backends = sorted({payload.backend_id for payload in payloads})
         missing = sorted(set(cpu_operators(pte)) - _runtime.registered_operators())
         if missing:
             raise EtarmError(f"the host runtime has no kernel for {', '.join(missing)} (left on the CPU by the compiler)")
-        for backend_id in self.backends:
-            _register_device(backend_id)
+        for payload in payloads:
+            _install_device(payload.backend_id, payload.compile_specs)
         try:
             self._program = _runtime.Program(pte, arena_bytes)
         except RuntimeError as exc:

@@ -1,7 +1,9 @@
 // etarm.runtime._runtime: runs a .pte in-process on ExecuTorch's genuine host runtime
 // (libexecutorch.so and its CPU kernels) through etarm's Runner, the same C++ the runner
 // binaries use. Delegates whose host device is Python code (the TOSA reference model)
-// register with register_python_backend(); etarm/runtime/__init__.py is the Python face.
+// register with register_python_backend(); the Ethos-U delegate itself is linked in and runs
+// its command streams on the NPU model (use_npu_model()). etarm/runtime/__init__.py is the
+// Python face.
 //
 // The GIL is held throughout: a Python device's load/execute are called from inside
 // Method::load / Method::execute on the calling thread.
@@ -12,6 +14,7 @@
 #include <chrono>
 #include <cstring>
 #include <list>
+#include <map>
 #include <memory>
 #include <new>
 #include <string>
@@ -20,6 +23,8 @@
 #include <executorch/extension/data_loader/buffer_data_loader.h>
 #include <executorch/runtime/backend/interface.h>
 
+#include "runtime/ethosu/driver.h"
+#include "runtime/ethosu/npu_model/npu_model_driver.h"
 #include "runtime/executorch_names.h"
 #include "runtime/runner/runner.h"
 
@@ -193,6 +198,21 @@ py::set registered_operators() {
   return names;
 }
 
+// The NPU model driver the Ethos-U delegate runs on, one per accelerator (the delegate keeps
+// a pointer to the installed one: they live as long as the process).
+ethosu::NpuModelDriver* g_npu_model = nullptr;
+
+void use_npu_model(const std::string& accelerator) {
+  static auto* drivers = new std::map<std::string, std::unique_ptr<ethosu::NpuModelDriver>>();
+  auto found = drivers->find(accelerator);
+  if (found == drivers->end()) {
+    found = drivers->emplace(accelerator, nullptr).first;
+    found->second.reset(new ethosu::NpuModelDriver(found->first.c_str()));
+  }
+  g_npu_model = found->second.get();
+  ethosu::set_driver(g_npu_model);
+}
+
 uint64_t monotonic_ns() {
   return static_cast<uint64_t>(
       std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
@@ -203,6 +223,9 @@ uint64_t monotonic_ns() {
   std::string message = std::string(step) + ": " + executorch::runtime::to_string(err);
   if (!g_device_error.empty()) message += ": " + g_device_error;
   g_device_error.clear();
+  if (g_npu_model != nullptr && g_npu_model->last_error()[0] != '\0') {
+    message += std::string(": NPU model: ") + g_npu_model->last_error();
+  }
   throw std::runtime_error(message);
 }
 
@@ -280,6 +303,7 @@ PYBIND11_MODULE(_runtime, m) {
   namespace pr = etarm::python_runtime;
   m.doc() = "ExecuTorch's host runtime with etarm's runner and Python-device delegates";
   m.def("registered_operators", &pr::registered_operators);
+  m.def("use_npu_model", &pr::use_npu_model, py::arg("accelerator"));
   m.def("register_python_backend", &pr::register_python_backend, py::arg("backend_id"), py::arg("device"));
   py::class_<pr::Program>(m, "Program")
       .def(py::init<const py::bytes&, size_t>(), py::arg("pte"), py::arg("arena_bytes"))

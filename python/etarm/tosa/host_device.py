@@ -34,5 +34,9 @@ class TosaReferenceSession:
 
 
 class TosaReferenceDevice:
+    def install(self, extension, backend_id: str, compile_specs: list) -> None:
+        """Registers this device as ``backend_id``'s delegate in etarm.runtime's extension."""
+        extension.register_python_backend(backend_id, self)
+
     def load(self, payload: bytes, compile_specs: dict[str, bytes]) -> TosaReferenceSession:
         return TosaReferenceSession(payload)
