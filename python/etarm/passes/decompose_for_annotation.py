@@ -15,9 +15,8 @@ from typing import Callable
 
 import torch
 
-from etarm.op_names import op_name
 from etarm.passes.base import AnnotationPass
-from etarm.passes.node_builder import NodeBuilder
+from etarm.passes.node_builder import NodeBuilder, Replacements, replace_float_nodes
 
 aten = torch.ops.aten
 
@@ -58,7 +57,7 @@ def _norm_applies(node: torch.fx.Node) -> bool:
     return order in (1, 2, math.inf) and "dtype" not in node.kwargs
 
 
-_DECOMPOSITIONS: dict[str, tuple[Callable, Callable[[torch.fx.Node], bool]]] = {
+_DECOMPOSITIONS: Replacements = {
     "aten.prelu.default": (_prelu, lambda node: True),
     "aten.linalg_vector_norm.default": (_vector_norm, _norm_applies),
 }
@@ -73,19 +72,4 @@ class DecomposeForAnnotation(AnnotationPass):
 
 def decompose_for_annotation(model: torch.fx.GraphModule, wants: Callable[[torch.fx.Node], bool]) -> int:
     """Replaces each node ``wants`` accepts that has a decomposition here; returns how many."""
-    replaced = 0
-    for node in list(model.graph.nodes):
-        entry = _DECOMPOSITIONS.get(op_name(node.target)) if node.op == "call_function" else None
-        value = node.meta.get("val")
-        if entry is None or not isinstance(value, torch.Tensor) or not value.dtype.is_floating_point:
-            continue
-        decompose, applies = entry
-        if not applies(node) or not wants(node):
-            continue
-        node.replace_all_uses_with(decompose(NodeBuilder(model.graph, node), node))
-        model.graph.erase_node(node)
-        replaced += 1
-    if replaced:
-        model.graph.lint()
-        model.recompile()
-    return replaced
+    return replace_float_nodes(model, _DECOMPOSITIONS, wants)

@@ -20,9 +20,8 @@ from typing import Callable
 
 import torch
 
-from etarm.op_names import op_name
 from etarm.passes.base import AnnotationPass
-from etarm.passes.node_builder import NodeBuilder
+from etarm.passes.node_builder import NodeBuilder, replace_float_nodes
 
 aten = torch.ops.aten
 
@@ -105,18 +104,4 @@ def _int8_activations(config) -> bool:
 
 def split_composites(model: torch.fx.GraphModule, wants: Callable[[torch.fx.Node], bool]) -> int:
     """Replaces each splittable node ``wants`` accepts by its arithmetic; returns how many."""
-    split = 0
-    for node in list(model.graph.nodes):
-        entry = _SPLITTERS.get(op_name(node.target)) if node.op == "call_function" else None
-        if entry is None or not isinstance(node.meta.get("val"), torch.Tensor):
-            continue
-        splitter, applies = entry
-        if not node.meta["val"].dtype.is_floating_point or not applies(node) or not wants(node):
-            continue
-        node.replace_all_uses_with(splitter(NodeBuilder(model.graph, node), node))
-        model.graph.erase_node(node)
-        split += 1
-    if split:
-        model.graph.lint()
-        model.recompile()
-    return split
+    return replace_float_nodes(model, _SPLITTERS, wants)
