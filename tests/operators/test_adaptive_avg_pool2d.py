@@ -1,5 +1,6 @@
 """adaptive_avg_pool2d: output sizes dividing the input into equal windows (an average
-pool; global: a mean), on INT window sums and one RESCALE (1 LSB).
+pool; global: a mean), other sizes by summing each window; on INT window sums and one
+RESCALE (1 LSB).
 
 Every target (FP, INT, Ethos-U55, Ethos-U85): the "adaptive_avg_pool2d" rows of
 python/etarm/testing/op_coverage.py, run by tests/operators/test_op_coverage.py.
@@ -9,9 +10,8 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from etarm.compiler import compile_model
 from etarm.quantizer import EthosUQuantizer, get_symmetric_quantization_config
-from etarm.testing.cpu_fallback import Fn, cpu_ops
+from etarm.testing.cpu_fallback import Fn
 from etarm.testing.partition_report import tosa_ops
 from etarm.testing.quantized_reference import assert_quantized_close
 from etarm.testing.reduction_checks import INT16, INT16_ONE_LSB, quantized_input, quantized_inputs
@@ -27,10 +27,27 @@ def test_adaptive_avg_pool2d(output_size, shape):
     assert_close_to_torch(Fn(lambda x: F.adaptive_avg_pool2d(x, output_size)), (torch.randn(shape),))
 
 
-def test_irregular_windows_stay_on_cpu():
-    assert cpu_ops(lambda x: F.adaptive_avg_pool2d(x, 3), (torch.randn(1, 1, 5, 6),)) == [
-        ("aten._adaptive_avg_pool2d.default", "output_size [3, 3] does not divide input size [5, 6] into equal windows")
-    ]
+# Windows of two sizes, overlapping windows, and outputs larger than the input (windows repeat
+# elements): window sums per axis.
+IRREGULAR = [(3, (1, 1, 5, 6)), ((10, 10), (1, 2, 7, 7)), ((3, 3), (1, 2, 1, 1)), ((2, 5), (3, 9, 4))]
+
+
+@pytest.mark.parametrize("output_size,shape", IRREGULAR)
+def test_irregular_windows(output_size, shape):
+    torch.manual_seed(0)
+    run = assert_close_to_torch(Fn(lambda x: F.adaptive_avg_pool2d(x, output_size)), (torch.randn(shape),))
+    assert "AVG_POOL2D" not in run.result.report["partitions"][0]["tosa_ops"]
+
+
+@pytest.mark.parametrize("output_size,shape", IRREGULAR)
+def test_int8_irregular_windows(output_size, shape):
+    run = assert_quantized_close(Fn(lambda y: F.adaptive_avg_pool2d(y, output_size)), (quantized_input(*shape),))
+    assert "RESCALE" in tosa_ops(run)
+
+
+def test_int16_irregular_windows():
+    fn = Fn(lambda x: F.adaptive_avg_pool2d(x, (5, 3)))
+    assert_quantized_close(fn, (quantized_input(2, 3, 7, 8),), INT16, max_lsb=INT16_ONE_LSB)
 
 
 def test_int8():
@@ -60,10 +77,3 @@ def test_int16():
     x, _y = quantized_inputs((2, 3, 8, 9), (2, 33, 5))
     run = assert_quantized_close(Fn(lambda x: F.adaptive_avg_pool2d(x, (4, 3))), (x,), INT16, max_lsb=INT16_ONE_LSB)
     assert tosa_ops(run).count("DEPTHWISE_CONV2D") == 1
-
-
-def test_int8_irregular_windows_stay_on_cpu():
-    fn = Fn(lambda y: F.adaptive_avg_pool2d(y, 3))
-    report = compile_model(fn, (quantized_input(1, 2, 5, 7),), "TOSA-1.0+INT", quantize=True).report
-    reasons = {entry["op"]: entry["reason"] for entry in report["cpu_ops"]}
-    assert "does not divide input size [5, 7] into equal windows" in reasons["aten._adaptive_avg_pool2d.default"]

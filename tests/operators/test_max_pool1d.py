@@ -29,3 +29,9 @@ def test_int8_is_exact():
     _x, _y, z = quantized_inputs((2, 3, 9, 9), (3, 7, 10), (2, 3, 10))
     run = assert_quantized_close(Fn(lambda z: F.max_pool1d(z, 3, 2, 1, ceil_mode=True)), (z,), max_lsb=0)
     assert tosa_ops(run).count("MAX_POOL2D") == 1 and "RESCALE" not in tosa_ops(run)
+
+
+def test_dilated_max_pool1d():
+    torch.manual_seed(0)
+    fn = Fn(lambda x: F.max_pool1d(x, 3, 2, 1, dilation=3))
+    assert_close_to_torch(fn, (torch.randn(2, 4, 17),), atol=0, rtol=0)

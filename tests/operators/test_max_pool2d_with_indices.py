@@ -49,10 +49,28 @@ def test_float16():
     )
 
 
-def test_dilated_max_pool_stays_on_cpu():
-    assert cpu_ops(lambda x: F.max_pool2d(x, 2, dilation=2), (torch.randn(1, 1, 8, 8),)) == [
-        ("aten.max_pool2d_with_indices.default", "dilation [2, 2] is not supported (TOSA MAX_POOL2D has no dilation)")
-    ]
+# (kernel, stride, padding, dilation, ceil_mode, input shape): MAX_POOL2D per axis, rows a
+# dilation apart grouped by residue.
+DILATED = [
+    (3, 1, 0, 2, False, (1, 2, 9, 9)),
+    (3, 2, 1, 2, False, (2, 3, 11, 10)),  # padded: the lowest value never wins
+    ((2, 3), (2, 1), (1, 1), (3, 2), True, (1, 2, 12, 9)),  # ceil_mode, per-axis settings
+    (2, None, 0, (1, 3), False, (3, 8, 10)),  # unbatched; stride = kernel
+]
+
+
+@pytest.mark.parametrize("kernel,stride,padding,dilation,ceil_mode,shape", DILATED)
+def test_dilated_max_pool(kernel, stride, padding, dilation, ceil_mode, shape):
+    torch.manual_seed(0)
+    fn = Fn(lambda x: F.max_pool2d(x, kernel, stride, padding, dilation, ceil_mode=ceil_mode))
+    run = assert_close_to_torch(fn, (-1 - torch.rand(shape),), atol=0, rtol=0)
+    assert run.result.report["partitions"][0]["tosa_ops"].count("MAX_POOL2D") >= 2
+
+
+def test_dilated_int8_is_exact():
+    fn = Fn(lambda x: F.max_pool2d(x, 3, 2, 1, dilation=2))
+    run = assert_quantized_close(fn, (quantized_input(1, 3, 10, 11),), max_lsb=0)
+    assert "RESCALE" not in tosa_ops(run)
 
 
 def test_max_pool_indices_stay_on_cpu():

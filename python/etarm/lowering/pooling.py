@@ -24,7 +24,7 @@ import numpy as np
 import torch
 import tosa_serializer as ts
 
-from etarm.lowering import integer_sums, spatial
+from etarm.lowering import integer_sums, shapes, spatial
 from etarm.lowering.quantized import input_qparams, is_int_spec, is_quantized, output_qparams, rescale
 from etarm.lowering.registry import NodeVisitor
 from etarm.tosa_ir.graph import TosaGraph, TosaTensor
@@ -126,11 +126,77 @@ def max_pool(graph: TosaGraph, node: torch.fx.Node, window: PoolWindow, out: Tos
     spatial.write_channels_first(graph, result, out)
 
 
-def max_pool_reason(node: torch.fx.Node, window: PoolWindow, dilation) -> str | None:
+def pool_dilation(window: PoolWindow, dilation) -> tuple[int, int]:
+    """torch's dilation argument in the 2-D form of ``window``."""
     dilation = spatial.expand(dilation, window.spatial_rank)
+    return (1, *dilation) if window.spatial_rank == 1 else tuple(dilation)
+
+
+def max_pool_reason(node: torch.fx.Node, window: PoolWindow, dilation) -> str | None:
+    dilation = pool_dilation(window, dilation)
+    if any(d < 1 for d in dilation):
+        return f"dilation {list(dilation)} must be positive"
     if any(d != 1 for d in dilation):
-        return f"dilation {list(dilation)} is not supported (TOSA MAX_POOL2D has no dilation)"
+        return window.limits_reason()
     return window.limits_reason() or plan_reason(window.plans(count_pad=False, count_ceil=False), window.kernel)
+
+
+def _lowest(dtype) -> float:
+    """The padding a max pool never picks: torch pads with -inf."""
+    if dtype in (ts.DType.INT8, ts.DType.INT16, ts.DType.INT32):
+        return float(np.iinfo({ts.DType.INT8: np.int8, ts.DType.INT16: np.int16, ts.DType.INT32: np.int32}[dtype]).min)
+    return -math.inf
+
+
+def _max_along_rows(graph: TosaGraph, nhwc: TosaTensor, kernel: int, dilation: int) -> TosaTensor:
+    """Every row window's maximum at stride 1 (``kernel`` taps ``dilation`` apart), of NHWC.
+
+    Rows ``dilation`` apart are moved next to each other (one batch per residue), so the
+    dilated window becomes an ordinary [kernel, 1] MAX_POOL2D, then moved back.
+    """
+    batch, rows, cols, channels = nhwc.shape
+    attrs = ([kernel, 1], [1, 1], [0, 0, 0, 0], ts.NanPropagationMode.PROPAGATE)
+    if dilation == 1:
+        return graph.emit(ts.Op.MAX_POOL2D, [nhwc], (batch, rows - kernel + 1, cols, channels), nhwc.dtype, *attrs)
+    per_residue = -(-rows // dilation)
+    padded = spatial.pad(graph, nhwc, [(0, 0), (0, per_residue * dilation - rows), (0, 0), (0, 0)], _lowest(nhwc.dtype))
+    grouped = graph.transpose(graph.reshape(padded, (batch, per_residue, dilation, cols * channels)), (0, 2, 1, 3))
+    batches = graph.reshape(grouped, (batch * dilation, per_residue, cols, channels))
+    windows = per_residue - kernel + 1
+    pooled = graph.emit(ts.Op.MAX_POOL2D, [batches], (batch * dilation, windows, cols, channels), nhwc.dtype, *attrs)
+    back = graph.transpose(graph.reshape(pooled, (batch, dilation, windows, cols * channels)), (0, 2, 1, 3))
+    interleaved = graph.reshape(back, (batch, windows * dilation, cols, channels))
+    return spatial.slice_axis(graph, interleaved, 1, 0, rows - (kernel - 1) * dilation)
+
+
+def dilated_max_pool(graph: TosaGraph, node: torch.fx.Node, window: PoolWindow, dilation, out: TosaTensor) -> None:
+    """A max pool whose window skips ``dilation - 1`` elements, which MAX_POOL2D cannot.
+
+    Max is separable: rows, then columns (transposed to rows), each give every window's
+    maximum at stride 1; a 1x1 MAX_POOL2D then keeps every ``stride``-th. torch's padding
+    (and ceil_mode's extra) is an explicit PAD with the lowest value, which no window
+    picks since each holds at least one real element.
+    """
+    dilation = pool_dilation(window, dilation)
+    extents = [(k - 1) * d + 1 for k, d in zip(window.kernel, dilation)]
+    fits = [
+        spatial.fit_window(i, e, s, p, p, o)
+        for i, e, s, p, o in zip(window.in_size, extents, window.stride, window.padding, window.out_size)
+    ]
+    nhwc = spatial.to_channels_last(graph, graph.value(node.args[0]), window.spatial_rank)
+    nhwc = spatial.crop_trailing(graph, nhwc, [f.crop_after for f in fits])
+    padding = [(0, 0), *((f.pad_before, f.pad_after) for f in fits), (0, 0)]
+    result = spatial.pad(graph, nhwc, padding, value=_lowest(nhwc.dtype))
+    if window.kernel[0] > 1:
+        result = _max_along_rows(graph, result, window.kernel[0], dilation[0])
+    swap = (0, 2, 1, 3)
+    if window.kernel[1] > 1:
+        columns = _max_along_rows(graph, graph.transpose(result, swap), window.kernel[1], dilation[1])
+        result = graph.transpose(columns, swap)
+    if any(s != 1 for s in window.stride):
+        attrs = ([1, 1], list(window.stride), [0, 0, 0, 0], ts.NanPropagationMode.PROPAGATE)
+        result = graph.emit(ts.Op.MAX_POOL2D, [result], _pool_shape(result, window), result.dtype, *attrs)
+    spatial.write_channels_first(graph, result, out)
 
 
 def _avg_plans(window: PoolWindow, count_include_pad: bool, divisor_override) -> list[AxisPlan]:
@@ -196,7 +262,7 @@ def quantized_avg_pool_reason(node: torch.fx.Node, spec, window: PoolWindow) -> 
 
 def quantized_avg_pool(graph: TosaGraph, node: torch.fx.Node, window: PoolWindow, divisors: np.ndarray) -> None:
     """Window sums of ``q - zero_point`` (DEPTHWISE_CONV2D, unit weights), then one RESCALE."""
-    source, target = input_qparams(node, 0), output_qparams(node)
+    source = input_qparams(node, 0)
     nhwc = spatial.to_channels_last(graph, graph.value(node.args[0]), window.spatial_rank)
     fits = [
         spatial.fit_window(i, k, s, p, p, o)
@@ -221,7 +287,14 @@ def quantized_avg_pool(graph: TosaGraph, node: torch.fx.Node, window: PoolWindow
     ]
     attrs = (pads, list(window.stride), [1, 1], False, accumulator)
     sums = graph.emit(ts.Op.DEPTHWISE_CONV2D, operands, (batch, *window.out_size, channels), accumulator, *attrs)
-    sums = integer_sums.int32_accumulator(graph, sums)
+    divide_window_sums(graph, node, integer_sums.int32_accumulator(graph, sums), divisors)
+
+
+def divide_window_sums(graph: TosaGraph, node: torch.fx.Node, sums: TosaTensor, divisors: np.ndarray) -> None:
+    """``node``'s quantized output from int32 NHWC window sums of ``q - zero_point``: one
+    RESCALE by ``input scale / (divisor * output scale)``."""
+    source, target = input_qparams(node, 0), output_qparams(node)
+    batch, channels = sums.shape[0], sums.shape[-1]
     unit = float(source.scale) / float(target.scale)
     out = graph.out(node)
     zero_point = int(target.zero_point)
@@ -234,6 +307,25 @@ def quantized_avg_pool(graph: TosaGraph, node: torch.fx.Node, window: PoolWindow
     positions = graph.reshape(nchw, (batch * channels, divisors.size))
     result = rescale(graph, positions, [unit / int(d) for d in divisors.flat], out.dtype, output_zp=zero_point)
     graph.reshape_into(result, out)
+
+
+def adaptive_windows(size: int, out_size: int) -> list[tuple[int, int]]:
+    """torch's adaptive pooling windows of one axis: [floor(i*size/out), ceil((i+1)*size/out))."""
+    return [(i * size // out_size, -(-(i + 1) * size // out_size)) for i in range(out_size)]
+
+
+def adaptive_window_sums(graph: TosaGraph, nhwc: TosaTensor, out_size: Sequence[int]) -> TosaTensor:
+    """The sum of every adaptive window of an NHWC tensor, windows of any sizes (they may
+    overlap or repeat elements): per axis, a REDUCE_SUM of each window's slice, concatenated."""
+    result = nhwc
+    for axis, count in ((1, out_size[0]), (2, out_size[1])):
+        pieces = []
+        for start, end in adaptive_windows(result.shape[axis], count):
+            piece = spatial.slice_axis(graph, result, axis, start, end - start)
+            shape = tuple(1 if a == axis else d for a, d in enumerate(piece.shape))
+            pieces.append(piece if end - start == 1 else graph.emit(ts.Op.REDUCE_SUM, [piece], shape, piece.dtype, axis))
+        result = shapes.concat(graph, pieces, axis)
+    return result
 
 
 class PoolVisitor(NodeVisitor):
@@ -271,8 +363,15 @@ class MaxPoolVisitor(PoolVisitor):
         window, args = self.window(node)
         return max_pool_reason(node, window, args["dilation"])
 
+    def pool_into(self, node, graph, out: TosaTensor) -> None:
+        window, args = self.window(node)
+        if any(d != 1 for d in pool_dilation(window, args["dilation"])):
+            dilated_max_pool(graph, node, window, args["dilation"], out)
+        else:
+            max_pool(graph, node, window, out)
+
     def define(self, node, graph):
-        max_pool(graph, node, self.window(node)[0], graph.out(node))
+        self.pool_into(node, graph, graph.out(node))
 
 
 class AvgPoolVisitor(PoolVisitor):

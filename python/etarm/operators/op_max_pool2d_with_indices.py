@@ -27,5 +27,5 @@ class MaxPool2dWithIndicesVisitor(pooling.MaxPoolVisitor):
     def define(self, node, graph):
         values = self.result_value(node)
         out = graph.temp(tuple(values.shape), tosa_dtype(values.dtype), stem=node.name)
-        pooling.max_pool(graph, node, self.window(node)[0], out)
+        self.pool_into(node, graph, out)
         graph.bind_item(node, 0, out)
