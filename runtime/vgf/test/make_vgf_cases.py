@@ -50,11 +50,20 @@ class TwoOutputs(torch.nn.Module):
         return y * 2.0, x - 1.0
 
 
+class IntegerArithmetic(torch.nn.Module):
+    """int64 in torch, int32 in TOSA: the delegate narrows inputs and widens outputs."""
+
+    def forward(self, x, y):
+        return x * 3 - y
+
+
 def _local_models():
     torch.manual_seed(0)
+    ids = torch.randint(-1000, 1000, (2, 3, 4), dtype=torch.int64)
     return {
         "conv_relu": (ConvRelu().eval(), (torch.randn(1, 3, 12, 12),)),
         "two_outputs": (TwoOutputs().eval(), (torch.randn(1, 4, 6, 6), torch.randn(2, 5))),
+        "integer_arithmetic": (IntegerArithmetic().eval(), (ids, ids.flip(0))),
     }
 
 
@@ -69,6 +78,7 @@ CASES = {
     "ds_cnn_fp": ("ds_cnn", "TOSA-1.0+FP", False),
     "ds_cnn_int": ("ds_cnn", "TOSA-1.0+INT", True),
     "two_outputs_fp": ("two_outputs", "TOSA-1.0+FP", False),
+    "integer_arithmetic_fp": ("integer_arithmetic", "TOSA-1.0+FP", False),
 }
 
 
@@ -81,6 +91,9 @@ def random_input(spec: dict, rng: np.random.Generator) -> np.ndarray:
     shape = tuple(spec["shape"])
     if dtype.kind == "f":
         return rng.standard_normal(shape).astype(dtype)
+    if dtype == np.int64:
+        # An int32 tensor in TOSA; values whose results stay in range.
+        return rng.integers(-(1 << 20), 1 << 20, size=shape, dtype=np.int32)
     info = np.iinfo(dtype)
     return rng.integers(info.min, info.max, size=shape, endpoint=True, dtype=dtype)
 
@@ -103,7 +116,10 @@ def make_case(name: str, out_dir: str, rng: np.random.Generator) -> None:
             raise SystemExit(f"{name}: expected one partition holding every op, got {result.report}")
         tosa_path = os.path.join(work, "partition_0.tosa")
         vgf_path = os.path.join(out_dir, name + ".vgf")
-        subprocess.run([converter_path(), "-i", tosa_path, "-o", vgf_path], check=True, stdout=subprocess.DEVNULL)
+        command = [converter_path(), "-i", tosa_path, "-o", vgf_path]
+        converted = subprocess.run(command, capture_output=True, text=True)
+        if converted.returncode != 0:
+            raise SystemExit(f"{name}: {' '.join(command)} failed:\n{converted.stdout}{converted.stderr}")
         with open(tosa_path, "rb") as f:
             flatbuffer = f.read()
     arrays = [random_input(spec, rng) for spec in partitions[0]["inputs"]]
