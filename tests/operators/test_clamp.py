@@ -44,6 +44,15 @@ def test_int32_clamp(target):
     assert_each_close_to_torch(fns, (x,), target=target)
 
 
+@pytest.mark.parametrize("target", ["TOSA-1.0+FP", "TOSA-1.0+INT"])
+def test_int32_clamp_by_broadcast_tensors(target):
+    """Integer data (not quantized) clamps by tensors as integers in either profile."""
+    x = torch.arange(-60, 60, dtype=torch.int32).reshape(1, 2, 3, 20)
+    low, high = torch.full((1, 2, 1, 1), -7, dtype=torch.int32), torch.arange(20, dtype=torch.int32) - 5
+    fns = {"both": lambda t, lo, hi: torch.clamp(t, lo, hi), "min_only": lambda t, lo, hi: torch.clamp(t, min=lo)}
+    assert_each_close_to_torch(fns, (x, low, high), target=target)
+
+
 def test_int8_clamp():
     assert_int8_clamps(
         {

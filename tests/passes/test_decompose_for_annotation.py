@@ -1,4 +1,4 @@
-"""DecomposeForAnnotation: prelu and vector norms are written as arithmetic before annotation,
+"""DecomposeForAnnotation: prelu, vector norms and clamps by tensors are written as arithmetic before annotation,
 so that every piece is quantized and the whole runs in the INT partition."""
 
 import math
@@ -41,6 +41,13 @@ def test_vector_norms_become_reductions(order, pieces):
     assert count == 1 and pieces <= set(ops)
 
 
+def test_clamp_by_tensors_becomes_maximum_then_minimum():
+    module = Fn(lambda x: torch.clamp(x, min=x * 0.5 - 1.0, max=x * 0.5 + 1.0))
+    count, ops = targets_after(module, (torch.randn(3, 5),))
+    assert count == 1 and "aten.clamp.Tensor" not in ops
+    assert ops.index("aten.maximum.default") < ops.index("aten.minimum.default")
+
+
 def test_other_norm_orders_are_left_alone():
     count, _ = targets_after(Fn(lambda x: torch.linalg.vector_norm(x, ord=3, dim=1)), (torch.randn(3, 5),))
     assert count == 0
@@ -66,3 +73,16 @@ def test_the_whole_op_runs_quantized_on_tosa(name):
     module, shape = CASES[name]
     torch.manual_seed(0)
     assert_quantized_close(module.eval(), (torch.randn(shape),), max_lsb=1.0)
+
+
+class ClampByTensors(torch.nn.Module):
+    """Bounds broadcast against the input, each quantized with parameters of its own."""
+
+    def forward(self, x, low, high):
+        return torch.clamp(x, min=low, max=high), torch.clamp(x, min=low), torch.clamp(x, max=high)
+
+
+def test_clamp_by_tensors_runs_quantized_on_tosa():
+    torch.manual_seed(3)
+    inputs = (torch.randn(2, 3, 4, 5), torch.randn(3, 1, 1) * 0.3 - 0.5, torch.randn(5) * 0.3 + 0.5)
+    assert_quantized_close(ClampByTensors(), inputs, max_lsb=1.0)

@@ -1,5 +1,6 @@
 """aten.clamp: TOSA CLAMP for scalar bounds, MAXIMUM/MINIMUM for tensor bounds; quantized
-(INT, scalar bounds), a CLAMP in the output's integer domain (clamping.py).
+(INT, scalar bounds), a CLAMP in the output's integer domain (clamping.py). A quantized
+clamp by tensors is written as maximum/minimum before annotation (DecomposeForAnnotation).
 
 torch computes min(max(x, low), high), so low > high gives high everywhere; CLAMP needs
 low <= high, so that case (and integer tensors, which CLAMP takes only as int8) uses
@@ -36,7 +37,7 @@ class ClampVisitor(NodeVisitor):
         bounds = [b for b in (low, high) if b is not None]
         if not bounds:
             return f"{op_name(node.target)}: neither min nor max is given"
-        if is_int_spec(spec):
+        if is_int_spec(spec) and is_float(out):  # quantized; integer data clamps as integers
             return bound_reason(node, ("min", low), ("max", high))
         return dtype_reason(op_name(node.target), out, spec, FLOAT_OR_INT) or operand_reason(
             node, spec, [node.args[0], *bounds], out

@@ -1,11 +1,13 @@
-"""DecomposeForAnnotation: writes prelu and vector norms as the arithmetic the quantizer annotates.
+"""DecomposeForAnnotation: writes prelu, vector norms and clamps by tensors as the arithmetic
+the quantizer annotates.
 
 Edge lowering decomposes ``prelu`` and ``linalg_vector_norm`` into elementwise ops and
 reductions that etarm lowers one by one; quantized whole, the pieces it creates after
 convert_pt2e would carry no quantization parameters and stay on the CPU. Written out
 before annotation, every piece is annotated (and calibrated) like any other op:
 ``prelu(x, w) = where(x > 0, x, x * w)`` with w along the channel dimension, and the 1-, 2-
-and infinity-norms as ``sum(|x|)``, ``sqrt(sum(x * x))`` and ``amax(|x|)``.
+and infinity-norms as ``sum(|x|)``, ``sqrt(sum(x * x))`` and ``amax(|x|)``; a clamp whose
+bounds are tensors (each quantized with its own parameters) as ``minimum(maximum(x, low), high)``.
 """
 
 from __future__ import annotations
@@ -27,6 +29,22 @@ def _prelu(add: NodeBuilder, node: torch.fx.Node) -> torch.fx.Node:
     if rank >= 2 and channels > 1:  # one slope per channel (dimension 1)
         weight = add(aten.view.default, weight, [1, channels] + [1] * (rank - 2))
     return add(aten.where.self, add(aten.gt.Scalar, x, 0.0), x, add(aten.mul.Tensor, x, weight))
+
+
+def _tensor_bounds(node: torch.fx.Node):
+    low = node.args[1] if len(node.args) > 1 else node.kwargs.get("min")
+    high = node.args[2] if len(node.args) > 2 else node.kwargs.get("max")
+    return low, high
+
+
+def _clamp_by_tensors(add: NodeBuilder, node: torch.fx.Node) -> torch.fx.Node:
+    low, high = _tensor_bounds(node)
+    result = node.args[0]
+    if low is not None:
+        result = add(aten.maximum.default, result, low)
+    if high is not None:
+        result = add(aten.minimum.default, result, high)
+    return result
 
 
 def _norm_arguments(node: torch.fx.Node):
@@ -60,11 +78,12 @@ def _norm_applies(node: torch.fx.Node) -> bool:
 _DECOMPOSITIONS: Replacements = {
     "aten.prelu.default": (_prelu, lambda node: True),
     "aten.linalg_vector_norm.default": (_vector_norm, _norm_applies),
+    "aten.clamp.Tensor": (_clamp_by_tensors, lambda node: True),
 }
 
 
 class DecomposeForAnnotation(AnnotationPass):
-    """Writes prelu and 1/2/inf vector norms as arithmetic, so that every piece is quantized."""
+    """Writes prelu, 1/2/inf vector norms and clamps by tensors as arithmetic, so that every piece is quantized."""
 
     def run(self, model: torch.fx.GraphModule, quantizer) -> int:
         return decompose_for_annotation(model, lambda node: quantizer.config_for(node) is not None)

@@ -36,12 +36,14 @@ def reference_input(tensor: torch.Tensor) -> np.ndarray:
 
 
 def lower_and_run(module: torch.nn.Module, inputs: tuple, target: str = "TOSA-1.0+FP") -> LoweredRun:
-    """Compiles ``module`` for ``target``; requires ONE partition holding every op.
+    """Compiles ``module`` for ``target`` (a TOSA profile; INT-only ones for integer data);
+    requires ONE partition holding every op.
 
     The partition's inputs and outputs are matched to the module's through the report
     (``inputs_from``, ``outputs_from``): a partition orders them as its graph does.
     """
-    result = compile_model(module, inputs, target)
+    # An INT-only profile compiles integer data through the quantized flow (nothing to quantize).
+    result = compile_model(module, inputs, target, quantize="FP" not in target.upper().split("+"))
     report = result.report
     assert not report["cpu_ops"], f"ops left on CPU: {report['cpu_ops']}"
     assert len(report["partitions"]) == 1, f"expected one partition, got {len(report['partitions'])}"
