@@ -7,6 +7,7 @@ python/etarm/testing/op_coverage.py, run by tests/operators/test_op_coverage.py.
 import pytest
 import torch
 
+from etarm.testing.cpu_fallback import cpu_ops
 from etarm.testing.data_movement_checks import DTYPE_TARGETS, assert_dtypes_move_exactly, exact_cases
 from etarm.testing.many_ops import assert_each_exact
 
@@ -24,6 +25,19 @@ def test_fp():
 def test_unused_pieces_emit_nothing():
     result = assert_each_exact({"middle": lambda x: x.split([2, 3, 2], dim=1)[1]}, (torch.randn(4, 7),))
     assert result.report["partitions"][0]["tosa_ops"] == ["SLICE"]
+
+
+def test_unused_empty_pieces_are_fine():
+    fns = {"after_empty": lambda x: x.split([2, 0, 3], dim=1)[2] * 2, "first": lambda x: x.split([2, 0, 3], dim=1)[0]}
+    assert_each_exact(fns, (torch.randn(2, 5, 3),))
+
+
+def test_a_used_empty_piece_stays_on_cpu():
+    reasons = cpu_ops(lambda x: (x.split([2, 0, 3], 1)[1] + 1, x + 1), (torch.randn(2, 5, 3),))
+    assert (
+        "aten.split_with_sizes_copy.default",
+        "result 1 is empty (shape [2, 0, 3]); TOSA tensors have no zero-size dimensions",
+    ) in reasons
 
 
 @pytest.mark.parametrize("target", DTYPE_TARGETS)
