@@ -1,5 +1,6 @@
-"""aten.index.Tensor with ONE integer index tensor (``x[:, idx]``): TOSA GATHER along that
-axis; negative indices count from the end (exact).
+"""aten.index.Tensor: TOSA GATHER along the axis of one integer index tensor, or over the
+offsets several index tensors combine into (advanced indexing, broadcast index tensors,
+ellipsis); negative indices count from the end (exact).
 
 Every target (FP, INT, Ethos-U55, Ethos-U85): the "index" rows of
 python/etarm/testing/op_coverage.py, run by tests/operators/test_op_coverage.py.
@@ -37,9 +38,9 @@ def test_input_indices_wrap_negative(target):
     columns = torch.tensor([[4, -5], [-1, 0]])
     last = torch.tensor([-2, 1, -1])
     fns = {
-        "axis0": lambda x, r, c, l: x[r],
-        "axis1_2d": lambda x, r, c, l: x[:, c],
-        "axis2": lambda x, r, c, l: x[..., l],
+        "axis0": lambda x, r, c, t: x[r],
+        "axis1_2d": lambda x, r, c, t: x[:, c],
+        "axis2": lambda x, r, c, t: x[..., t],
     }
     assert_each_exact(fns, (x, rows, columns, last), target)
 
@@ -48,6 +49,30 @@ def test_integer_values():
     assert_each_exact({"index": lambda x, i: x[-i[1, 0]]}, integer_values(), "TOSA-1.0+FP+INT")
 
 
-def test_several_index_tensors_stay_on_cpu():
-    reason = cpu_reason(lambda x: x[torch.tensor([0, 1]), torch.tensor([2, 0])], (torch.randn(3, 4),), "aten.index")
-    assert reason == "indices: only a single index tensor is supported"
+def test_several_constant_index_tensors():
+    x = torch.randn(4, 3, 5, 6)
+    i, j = torch.tensor([0, 2, -1]), torch.tensor([[1], [-2]])
+    fns = {
+        "leading_pair": lambda x: x[i, torch.tensor([2, 0, 1])],
+        "ellipsis_pair": lambda x: x[..., i, torch.tensor([5, 0, -6])],  # adjacent: in place
+        "broadcast": lambda x: x[:, :, i, j],  # [2, 3] offsets
+        "apart": lambda x: x[i, :, torch.tensor([4, 0, 1])],  # not adjacent: indexed dims first
+    }
+    assert_each_exact(fns, (x,))
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_several_input_index_tensors(target):
+    x = torch.randn(3, 4, 5, 2)
+    rows, columns, depth = torch.tensor([-1, 0, 2, 1]), torch.tensor([[3], [-4], [1]]), torch.tensor([4, -5, 0, 2])
+    fns = {
+        "middle_pair": lambda x, r, c, d: x[:, c, d],  # broadcast to [3, 4]
+        "three": lambda x, r, c, d: x[r, :, d],
+        "all_but_last": lambda x, r, c, d: x[r, c, d],
+    }
+    assert_each_exact(fns, (x, rows, columns, depth), target)
+
+
+def test_boolean_masks_stay_on_cpu():
+    reason = cpu_reason(lambda x, m: x[m], (torch.randn(3, 4), torch.rand(3, 4) > 0.5), "aten.index")
+    assert reason == "indices: boolean mask indexing is not supported"

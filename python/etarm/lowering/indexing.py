@@ -98,6 +98,16 @@ class IndexArithmetic:
         shifted = graph.emit(ts.Op.ADD, [t, size], t.shape, t.dtype)
         self.tensor = graph.emit(ts.Op.SELECT, [negative, shifted, t], t.shape, t.dtype)
 
+    def scale(self, factor: int) -> None:
+        if factor != 1:
+            t = self._working()
+            self.tensor = self.graph.binary(ts.Op.MUL, t, self.graph.const([factor], t.dtype, shape=(1,) * t.rank, stem="stride"))
+
+    def plus(self, other: "IndexArithmetic") -> "IndexArithmetic":
+        """This index plus ``other`` (broadcast), in the working type."""
+        self.tensor = self.graph.binary(ts.Op.ADD, self._working(), other._working())
+        return self
+
     def result(self) -> TosaTensor:
         if self._started and self.in_fp32:
             return self.graph.emit(ts.Op.CAST, [self.tensor], self.tensor.shape, ts.DType.INT32)
@@ -156,6 +166,36 @@ def select_along(graph: TosaGraph, values: TosaTensor, axis: int, index: TosaTen
     rows = graph.reshape(values, (outer, size, inner))
     indices = gather_indices(graph, index, repeat=outer, wrap_size=size if wrap_negative else None)
     return gather(graph, rows, indices)
+
+
+def _broadcast_to_rank(graph: TosaGraph, tensor: TosaTensor, rank: int) -> TosaTensor:
+    return graph.reshape(tensor, (1,) * (rank - tensor.rank) + tuple(tensor.shape))
+
+
+def combined_index(graph: TosaGraph, indices: Sequence[TosaTensor], sizes: Sequence[int], shape: Sequence[int]) -> TosaTensor:
+    """Row-major offsets into axes of ``sizes`` from one index tensor per axis, broadcast to
+    ``shape`` (negative entries count from the end), as GATHER indices ``[1, prod(shape)]``.
+
+    Constant indices are combined at compile time; computed ones with MUL/ADD in int32, or,
+    without the INT profile, in fp32 (exact below 2**24: ``index_reason``)."""
+    strides = [math.prod(sizes[k + 1 :]) for k in range(len(sizes))]
+    count = math.prod(shape)
+    data = [graph.constants.get(index.name) for index in indices]
+    if all(d is not None for d in data):
+        offsets = np.zeros(shape, dtype=np.int64)
+        for array, index, size, stride in zip(data, indices, sizes, strides):
+            array = np.asarray(array, dtype=np.int64).reshape(index.shape)
+            offsets = offsets + np.where(array < 0, array + size, array) * stride
+        return graph.const(offsets.reshape(1, count).astype(np.int32), ts.DType.INT32, stem="indices")
+    total = None
+    for index, size, stride in zip(indices, sizes, strides):
+        term = IndexArithmetic(graph, _broadcast_to_rank(graph, index, len(shape)))
+        term.wrap_negative(size)
+        term.scale(stride)
+        total = term if total is None else total.plus(term)
+    total.tile([want // have for want, have in zip(shape, total.tensor.shape)])
+    total.reshape((1, count))
+    return total.result()
 
 
 def gather_elements(graph: TosaGraph, values: TosaTensor, axis: int, index: TosaTensor) -> TosaTensor:
