@@ -262,10 +262,21 @@ class ExtremeVisitor(NodeVisitor):
             lower_reduction(graph, node, ts.Op.REDUCE_MAX if self.largest else ts.Op.REDUCE_MIN, None)
 
 
+# Integer data TOSA ARGMAX compares (INT profile); int32 has no ARGMAX.
+_ARG_INTEGER_DTYPES = (torch.int8, torch.int16)
+
+
+def arg_input_reason(value, spec) -> str | None:
+    """Why ARGMAX cannot search ``value`` (a fake tensor): floats, or int8/int16 data on INT."""
+    if isinstance(value, torch.Tensor) and value.dtype in _ARG_INTEGER_DTYPES and value.numel():
+        return None if "INT" in spec.profiles else f"input dtype {value.dtype} needs the TOSA INT profile"
+    return float_tensor_reason(value)
+
+
 class ArgExtremeVisitor(NodeVisitor):
     """aten.argmax / aten.argmin (``largest`` picks which): TOSA ARGMAX (of the negated input for
-    argmin); dim=None flattens first. Quantized inputs are compared as integers (the
-    order of q is that of the real values) and need no output parameters."""
+    argmin); dim=None flattens first. Quantized inputs, and int8/int16 data, are compared
+    as integers (the order of q is that of the real values) and need no output parameters."""
 
     profiles = frozenset({"FP", "INT"})
     handles_qparams = True
@@ -273,7 +284,7 @@ class ArgExtremeVisitor(NodeVisitor):
 
     def check(self, node, spec):
         value = node.args[0].meta["val"]
-        return float_tensor_reason(value) or dims_reason(argument(node, 1, "dim"), value.dim())
+        return arg_input_reason(value, spec) or dims_reason(argument(node, 1, "dim"), value.dim())
 
     def define(self, node, graph):
         lower_arg_extreme(graph, node, argument(node, 1, "dim"), largest=self.largest)
