@@ -113,9 +113,8 @@ Error read_resources(const vgflib::ModelResourceTableDecoder& table, VgfModel* m
       const int64_t dim = shape[d];
       if (dim < 1) {
         return fail(why, dim == -1 ? Error::NotSupported : Error::InvalidProgram,
-                    text_printf("resource %u has dimension %u of size %" PRId64 " (unshaped tensors are not "
-                                  "supported)",
-                                  i, d, dim));
+                    text_printf("resource %u has dimension %u of size %" PRId64 "%s", i, d, dim,
+                                dim == -1 ? " (unshaped tensors are not supported)" : ""));
       }
       if (static_cast<uint64_t>(dim) > kMaxTensorBytes / elements) {
         return fail(why, Error::InvalidProgram, text_printf("resource %u has more than 2^32 elements", i));
@@ -145,6 +144,30 @@ Error read_resources(const vgflib::ModelResourceTableDecoder& table, VgfModel* m
   return Error::Ok;
 }
 
+// SPIR-V's physical layout: the header (magic, version, generator, id bound, 0), then
+// instructions whose first word holds their word count, which must tile the module exactly.
+// What the empty result promises is only this framing: the device's compiler requires a
+// valid module, which a full validator would have to establish (docs/vgf_runtime.md).
+std::string check_spirv_framing(const uint32_t* words, size_t count) {
+  constexpr uint32_t kMagic = 0x07230203;
+  constexpr size_t kHeaderWords = 5;
+  if (count < kHeaderWords || words[0] != kMagic) {
+    return "no SPIR-V header";
+  }
+  if (words[3] == 0 || words[4] != 0) {
+    return text_printf("header with id bound %u and schema %u", words[3], words[4]);
+  }
+  size_t at = kHeaderWords;
+  while (at < count) {
+    const uint32_t word_count = words[at] >> 16;
+    if (word_count == 0 || word_count > count - at) {
+      return text_printf("the instruction at word %zu has word count %u (%zu words left)", at, word_count, count - at);
+    }
+    at += word_count;
+  }
+  return "";
+}
+
 Error read_modules(const vgflib::ModuleTableDecoder& table, const uint8_t* section, uint64_t section_size,
                    VgfModel* model, std::string* why) {
   const size_t count = table.size();
@@ -166,6 +189,10 @@ Error read_modules(const vgflib::ModuleTableDecoder& table, const uint8_t* secti
     if (code.size() == 0 || !view_inside(code, section, section_size)) {
       return fail(why, Error::InvalidProgram,
                   text_printf("module %u's SPIR-V code lies outside the module table", i));
+    }
+    const std::string framing = check_spirv_framing(code.data(), code.size());
+    if (!framing.empty()) {
+      return fail(why, Error::InvalidProgram, text_printf("module %u's SPIR-V: %s", i, framing.c_str()));
     }
     m.spirv = code.data();
     m.spirv_words = code.size();

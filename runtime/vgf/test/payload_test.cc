@@ -172,6 +172,8 @@ TEST(RealPayload, EveryByteInvertedParsesOrFails) {
 // field can be made wrong.
 struct Synthetic {
   vgflib::ModuleType module_type = vgflib::ModuleType::GRAPH;
+  // A SPIR-V header (magic, version 1.6, generator, id bound, schema) and nothing else.
+  std::vector<uint32_t> code = {0x07230203, 0x00010600, 0, 8, 0};
   int32_t format = kR32Sfloat;
   std::vector<int64_t> shape = {1, 4};
   std::vector<int64_t> strides;
@@ -186,8 +188,7 @@ struct Synthetic {
 
 std::vector<uint8_t> encode(const Synthetic& s) {
   auto encoder = vgflib::CreateEncoder(363);
-  const std::vector<uint32_t> code = {0x07230203, 0x00010600, 0, 8, 0};
-  const vgflib::ModuleRef module = encoder->AddModule(s.module_type, "graph", "main", code);
+  const vgflib::ModuleRef module = encoder->AddModule(s.module_type, "graph", "main", s.code);
   const vgflib::ResourceRef input = encoder->AddInputResource(kTensorDescriptor, s.format, s.shape, s.strides);
   const vgflib::ResourceRef output = encoder->AddOutputResource(kTensorDescriptor, kR32Sfloat, {1, 4}, {});
   encoder->AddConstantResource(kR8Sint, {4}, {});
@@ -272,6 +273,12 @@ TEST(Synthetic, InconsistentModelsAreRefusedWithTheirReason) {
       {"binding twice", with([](Synthetic& s) { s.output_binding = 0; }), Error::InvalidProgram, "twice"},
       {"descriptor set 40", with([](Synthetic& s) { s.descriptor_set = 40; }), Error::InvalidProgram, "set 40"},
       {"no outputs", with([](Synthetic& s) { s.outputs = false; }), Error::InvalidProgram, "no outputs"},
+      {"SPIR-V without magic", with([](Synthetic& s) { s.code[0] = 0x03022307; }), Error::InvalidProgram,
+       "no SPIR-V header"},
+      {"SPIR-V instruction past the end", with([](Synthetic& s) { s.code.push_back(0x00050011); }),
+       Error::InvalidProgram, "word count 5"},
+      {"SPIR-V instruction of no words", with([](Synthetic& s) { s.code.push_back(0x00000011); }),
+       Error::InvalidProgram, "word count 0"},
   };
   for (const Corruption& c : corruptions) {
     SCOPED_TRACE("%s", c.what);
