@@ -19,8 +19,8 @@ using executorch::runtime::Error;
 
 // The decoder reads 64-bit fields in place: payloads must start at this alignment.
 constexpr size_t kPayloadAlignment = 8;
-// TOSA tensors have at most rank 6; Vulkan devices report maxTensorDimensionCount >= 4.
-constexpr size_t kMaxRank = 8;
+// TOSA tensors have at most rank 6 (devices may allow less: VulkanGraph checks their limits).
+constexpr size_t kMaxRank = 6;
 
 enum class Category { kInput, kOutput, kIntermediate, kConstant };
 

@@ -182,6 +182,7 @@ struct VulkanDevice::Impl {
   VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
   VkPhysicalDevice physical = VK_NULL_HANDLE;
   VkPhysicalDeviceMemoryProperties memory{};
+  VkPhysicalDeviceTensorPropertiesARM tensor_limits{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TENSOR_PROPERTIES_ARM};
   VkDevice device = VK_NULL_HANDLE;
   uint32_t queue_family = 0;
   VkQueue queue = VK_NULL_HANDLE;
@@ -358,6 +359,10 @@ Error VulkanDevice::Impl::create_device(const Candidate& candidate, std::string*
   physical = candidate.device;
   queue_family = candidate.queue_family;
   vkGetPhysicalDeviceMemoryProperties(physical, &memory);
+  VkPhysicalDeviceProperties2 properties{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
+  properties.pNext = &tensor_limits;
+  vkGetPhysicalDeviceProperties2(physical, &properties);
+  tensor_limits.pNext = nullptr;
   std::vector<const char*> extensions = {VK_ARM_TENSORS_EXTENSION_NAME, VK_ARM_DATA_GRAPH_EXTENSION_NAME};
   // The converter's SPIR-V uses replicated composites; VK_ARM_data_graph requires the other two.
   const bool replicated = has_extension(candidate.extensions, VK_EXT_SHADER_REPLICATED_COMPOSITES_EXTENSION_NAME);
@@ -1012,6 +1017,33 @@ VulkanGraph::Impl::~Impl() {
   }
 }
 
+namespace {
+
+// The device's tensor limits: the emulation layer aborts the process on a tensor beyond
+// them, so every tensor (bound or constant) is checked before anything is created.
+Error check_tensor_limits(const VkPhysicalDeviceTensorPropertiesARM& limits, const VgfModel& model,
+                          std::string* why) {
+  for (size_t r = 0; r < model.resources.size(); ++r) {
+    const TensorDescription& t = model.resources[r];
+    bool fits = t.shape.size() <= limits.maxTensorDimensionCount && t.element_count <= limits.maxTensorElements &&
+                t.nbytes <= limits.maxTensorSize;
+    for (int64_t dim : t.shape) {
+      fits = fits && static_cast<uint64_t>(dim) <= limits.maxPerDimensionTensorElements;
+    }
+    if (!fits) {
+      return fail(why, Error::NotSupported,
+                  text_printf("resource %zu (%s, %" PRIu64 " bytes) exceeds the device's tensor limits (rank %u, "
+                              "%" PRIu64 " elements, %" PRIu64 " per dimension, %" PRIu64 " bytes)",
+                              r, shape_string(t.shape.data(), t.shape.size()).c_str(), t.nbytes,
+                              limits.maxTensorDimensionCount, limits.maxTensorElements,
+                              limits.maxPerDimensionTensorElements, limits.maxTensorSize));
+    }
+  }
+  return Error::Ok;
+}
+
+}  // namespace
+
 VulkanGraph::VulkanGraph(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 VulkanGraph::~VulkanGraph() = default;
 
@@ -1020,10 +1052,14 @@ Error VulkanGraph::create(std::shared_ptr<VulkanDevice> device, const VgfModel& 
   if (device == nullptr) {
     return fail(why, Error::InvalidArgument, "no Vulkan device");
   }
+  Error err = check_tensor_limits(device->impl_->tensor_limits, model, why);
+  if (err != Error::Ok) {
+    return err;
+  }
   auto impl = std::make_unique<Impl>();
   impl->device = device->impl_.get();
   impl->owner = std::move(device);
-  Error err = impl->create_tensors(model, why);
+  err = impl->create_tensors(model, why);
   for (size_t s = 0; err == Error::Ok && s < model.segments.size(); ++s) {
     err = impl->create_pipeline(model, model.segments[s], why);
   }

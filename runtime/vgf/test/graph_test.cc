@@ -111,6 +111,24 @@ TEST(Graph, RerunsWithNewInputs) {
   }
 }
 
+// A tensor beyond the device's limits is refused before Vulkan sees it (the emulation
+// layer would abort the process).
+TEST(Graph, RefusesTensorsBeyondTheDeviceLimits) {
+  const std::vector<Case> cases = cases_from_args();
+  ASSERT_GT(cases.size(), 0u);
+  std::shared_ptr<VulkanDevice> device;
+  std::string why;
+  ASSERT_EQ(VulkanDevice::shared(&device, &why), Error::Ok);
+  Payload payload(cases[0].vgf);
+  VgfModel model;
+  ASSERT_EQ(parse_vgf(payload.data(), payload.size(), &model, &why), Error::Ok);
+  TensorDescription& input = model.resources[model.inputs[0].resource];
+  input.shape.insert(input.shape.begin(), 4, 1);  // rank 8
+  std::unique_ptr<VulkanGraph> graph;
+  EXPECT_EQ(VulkanGraph::create(device, model, &graph, &why), Error::NotSupported);
+  std::printf("reason: %s\n", why.c_str());
+}
+
 TEST(Device, ReportsAMissingLayer) {
   DeviceOptions options;
   options.use_default_layers = false;
