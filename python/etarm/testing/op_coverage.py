@@ -116,6 +116,7 @@ row("ceil", "aten.ceil.default",                                         RUNS,  
 row("celu", "aten.celu.default",                                         RUNS,            RUNS,            RUNS,            RUNS)
 row("clamp", "aten.clamp.Tensor",                                        RUNS,            MIN_NOT_A_NUMBER,MIN_NOT_A_NUMBER,MIN_NOT_A_NUMBER)
 row("clamp", "aten.clamp.default",                                       RUNS,            RUNS,            RUNS,            RUNS)
+row("copy", "aten.copy.default",                                         RUNS,            RUNS,            RUNS,            RUNS)
 row("clone", "aten.clone.default",                                       RUNS,            RUNS,            RUNS,            RUNS)
 row("clone", "dim_order_ops._clone_dim_order.default",                   RUNS,            RUNS,            RUNS,            RUNS)
 row("constant_pad_nd", "aten.constant_pad_nd.default",                   RUNS,            RUNS,            RUNS,            RUNS)

@@ -471,6 +471,9 @@ functions(
         "aten.detach_copy.default": [],
     },
 )  # fmt: skip
+# An in-place op on a graph input writes its result back with aten.copy (its own sample: it
+# changes the input the other functions of a sample would read).
+functions("copy", (X,), {"aten.copy.default": lambda x: x.mul_(torch.sigmoid(x))})
 functions("slice_scatter", (_f(1, 8, 8), _f(1, 4, 8)), {"aten.slice_scatter.default": lambda x, y: torch.slice_scatter(x * 2, y, dim=1, start=2, end=6)})
 # Quantized tril/triu decompose before partitioning; on integer data they are lowered whole.
 functions("triangles", (_i(1, 8, 8),), {"aten.tril.default": torch.tril, "aten.triu.default": lambda x: torch.triu(x, 1)})
