@@ -563,6 +563,22 @@ struct VulkanGraph::Impl {
   Error create_descriptor_sets(const VgfModel& model, std::string* why);
   Error record_commands(std::string* why);
   Error wait(std::string* why);
+
+  // For memory that is not host-coherent: makes the host's writes to tensors `which`
+  // visible to the device (to_device), or the device's writes visible to the host.
+  void sync_host_memory(const std::vector<size_t>& which, bool to_device) const {
+    for (size_t i : which) {
+      const Tensor& t = tensors[i];
+      if (!t.coherent) {
+        const VkMappedMemoryRange range{VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE, nullptr, t.memory, 0, VK_WHOLE_SIZE};
+        if (to_device) {
+          vkFlushMappedMemoryRanges(device->device, 1, &range);
+        } else {
+          vkInvalidateMappedMemoryRanges(device->device, 1, &range);
+        }
+      }
+    }
+  }
 };
 
 namespace {
@@ -1114,13 +1130,7 @@ Error VulkanGraph::run(std::string* why) {
       return err;
     }
   }
-  for (size_t i : g.inputs) {
-    const Impl::Tensor& t = g.tensors[i];
-    if (!t.coherent) {
-      VkMappedMemoryRange range{VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE, nullptr, t.memory, 0, VK_WHOLE_SIZE};
-      vkFlushMappedMemoryRanges(dev, 1, &range);
-    }
-  }
+  g.sync_host_memory(g.inputs, true);
   VkResult result = vkResetFences(dev, 1, &g.fence);
   if (result != VK_SUCCESS) {
     return vk_fail(why, "vkResetFences", result);
@@ -1140,13 +1150,7 @@ Error VulkanGraph::run(std::string* why) {
   if (err != Error::Ok) {
     return err;
   }
-  for (size_t i : g.outputs) {
-    const Impl::Tensor& t = g.tensors[i];
-    if (!t.coherent) {
-      VkMappedMemoryRange range{VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE, nullptr, t.memory, 0, VK_WHOLE_SIZE};
-      vkInvalidateMappedMemoryRanges(dev, 1, &range);
-    }
-  }
+  g.sync_host_memory(g.outputs, false);
   return Error::Ok;
 }
 

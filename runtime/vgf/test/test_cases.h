@@ -13,6 +13,7 @@
 #include "runtime/testing/files.h"
 #include "runtime/testing/test.h"
 #include "runtime/vgf/vgf_model.h"
+#include "runtime/vgf/vulkan_graph.h"
 
 namespace etarm {
 namespace vgf {
@@ -184,6 +185,18 @@ class Payload {
   size_t size_;
   size_t offset_;
 };
+
+// Parses `vgf` and builds its graph on `device`.
+inline Error build_graph(const std::vector<uint8_t>& vgf, const std::shared_ptr<VulkanDevice>& device,
+                         std::unique_ptr<VulkanGraph>* graph, std::string* why) {
+  Payload payload(vgf);
+  VgfModel model;
+  Error err = parse_vgf(payload.data(), payload.size(), &model, why);
+  if (err == Error::Ok) {
+    err = VulkanGraph::create(device, model, graph, why);
+  }
+  return err;
+}
 
 }  // namespace test
 }  // namespace vgf

@@ -34,11 +34,8 @@ TEST(Validation, ReportsNoErrorOnEveryCase) {
   for (const Case& c : cases) {
     SCOPED_TRACE("case %s", c.name.c_str());
     {
-      Payload payload(c.vgf);
-      VgfModel model;
-      ASSERT_EQ(parse_vgf(payload.data(), payload.size(), &model, &why), Error::Ok);
       std::unique_ptr<VulkanGraph> graph;
-      ASSERT_EQ(VulkanGraph::create(device, model, &graph, &why), Error::Ok);
+      ASSERT_EQ(build_graph(c.vgf, device, &graph, &why), Error::Ok);
       for (size_t i = 0; i < c.inputs.size(); ++i) {
         std::memcpy(graph->input_data(i), c.inputs[i].bytes.data(), c.inputs[i].bytes.size());
       }
