@@ -231,7 +231,7 @@ def compile_model(
     """
     timer = _Timer()
     model, example_inputs = _private_copies(model, example_inputs)
-    partitioner = make_partitioner(target, intermediates_dir, target_options)
+    partitioner = make_partitioner(target, intermediates_dir, target_options, quantize)
     compile_spec = partitioner.compile_spec
     pipeline = compile_spec.pipeline()
     tosa_spec = getattr(compile_spec, "tosa_spec", None)

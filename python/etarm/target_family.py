@@ -33,6 +33,9 @@ class TargetFamily:
     partitioner: Callable[[Any], Partitioner]  # compile spec -> partitioner
     # (compile spec, options) -> the PT2E quantizer compile_model uses unless given one.
     default_quantizer: Callable[[Any, dict[str, Any]], Any]
+    # The same for a model quantized first (-q), where it differs: one -t name for float and
+    # quantized models, each lowered with its own profile (vgf: TOSA FP, or INT with -q).
+    quantized_compile_spec: Callable[[str, dict[str, Any]], Any] | None = None
     options: tuple[TargetOption, ...] = ()
     # report -> lines the CLI prints after the partitions (e.g. Vela's estimates).
     summary_lines: Callable[[dict], list[str]] = lambda report: []

@@ -12,8 +12,9 @@ from etarm.errors import EtarmError
 from etarm.ethosu.target import ETHOS_U
 from etarm.target_family import TargetFamily, TargetOption
 from etarm.tosa.target import TOSA
+from etarm.vgf.target import VGF
 
-FAMILIES: tuple[TargetFamily, ...] = (TOSA, ETHOS_U)
+FAMILIES: tuple[TargetFamily, ...] = (TOSA, ETHOS_U, VGF)
 
 
 def known_targets() -> list[str]:
@@ -49,14 +50,19 @@ def checked_options(target: str, options: dict[str, Any] | None) -> dict[str, An
     return given
 
 
-def compile_spec_for(target: str, options: dict[str, Any] | None = None, intermediates_dir: str | None = None):
+def compile_spec_for(
+    target: str, options: dict[str, Any] | None = None, intermediates_dir: str | None = None, quantize: bool = False
+):
     given = checked_options(target, options)
-    spec = family_of(target).compile_spec(target, given)
-    return spec.dump_intermediate_artifacts_to(intermediates_dir)
+    family = family_of(target)
+    make = (quantize and family.quantized_compile_spec) or family.compile_spec
+    return make(target, given).dump_intermediate_artifacts_to(intermediates_dir)
 
 
-def make_partitioner(target: str, intermediates_dir: str | None = None, options: dict[str, Any] | None = None):
-    return family_of(target).partitioner(compile_spec_for(target, options, intermediates_dir))
+def make_partitioner(
+    target: str, intermediates_dir: str | None = None, options: dict[str, Any] | None = None, quantize: bool = False
+):
+    return family_of(target).partitioner(compile_spec_for(target, options, intermediates_dir, quantize))
 
 
 def default_quantizer(target: str, compile_spec, options: dict[str, Any] | None = None):

@@ -8,6 +8,7 @@ reference model against the torch model.
 """
 
 import numpy as np
+import pytest
 import torch
 from executorch.exir import EdgeCompileConfig, ExecutorchBackendConfig, to_edge_transform_and_lower
 from executorch.extension.export_util.utils import save_pte_program
@@ -17,9 +18,10 @@ from etarm.ethosu import EthosUCompileSpec, EthosUPartitioner
 from etarm.passes.convert_int64_const_ops_to_int32 import ConvertInt64ConstOpsToInt32Pass
 from etarm.passes.convert_int64_output_ops_to_int32 import ConvertInt64OutputOpsToInt32Pass
 from etarm.passes.insert_int32_casts_after_int64_placeholders import InsertInt32CastsAfterInt64PlaceholdersPass
-from etarm.quantizer import EthosUQuantizer, TOSAQuantizer, get_symmetric_quantization_config
+from etarm.quantizer import EthosUQuantizer, TOSAQuantizer, VgfQuantizer, get_symmetric_quantization_config
 from etarm.tosa.compile_spec import TosaCompileSpec
 from etarm.tosa.partitioner import TOSAPartitioner
+from etarm.vgf import VgfCompileSpec, VgfPartitioner
 
 # etarm's own reading of what the flows wrote (not part of the flows).
 from etarm.pte import delegate_payloads
@@ -138,3 +140,39 @@ def test_ethos_u55(tmp_path):
 
 def test_ethos_u85(tmp_path):
     _ethos_u_flow(tmp_path, "ethos-u85-256")
+
+
+def _vgf_flow(tmp_path, compile_spec, quantized):
+    model, inputs = SmallNet().eval(), example_inputs()
+    exported_program = torch.export.export(model, inputs)
+    if quantized:
+        quantizer = VgfQuantizer(compile_spec)
+        quantizer.set_global(get_symmetric_quantization_config(is_per_channel=True))
+        exported_program = quantize(model, inputs, quantizer)
+    edge_program_manager = to_edge_transform_and_lower(
+        exported_program,
+        partitioner=[VgfPartitioner(compile_spec)],
+        compile_config=EdgeCompileConfig(_check_ir_validity=False),
+    )
+    executorch_program_manager = edge_program_manager.to_executorch(
+        config=ExecutorchBackendConfig(extract_delegate_segments=False)
+    )
+    save_pte_program(executorch_program_manager, str(tmp_path / "vgf_example"))
+    return (tmp_path / "vgf_example.pte").read_bytes()
+
+
+@pytest.mark.parametrize(
+    "tosa_spec, quantized, lowered_with",
+    [
+        ("TOSA-1.0+FP", False, "TOSA-1.0+FP"),
+        ("TOSA-1.0+INT", True, "TOSA-1.0+INT"),
+        # The peer's default names both profiles: each program is lowered with the one it needs.
+        (None, False, "TOSA-1.0+FP"),
+        (None, True, "TOSA-1.0+INT+int16+int4"),
+    ],
+)
+def test_vgf(tmp_path, tosa_spec, quantized, lowered_with):
+    compile_spec = VgfCompileSpec(tosa_spec) if tosa_spec else VgfCompileSpec()
+    (payload,) = delegate_payloads(_vgf_flow(tmp_path, compile_spec, quantized))
+    assert payload.backend_id == "VgfBackend" and payload.data[:4] == b"VGF1"
+    assert str(VgfCompileSpec.from_list(list(payload.compile_specs)).tosa_spec) == lowered_with

@@ -17,7 +17,7 @@ def _listed_passes(stdout: str) -> dict[str, list[str]]:
     return stages
 
 
-@pytest.mark.parametrize("target", ["TOSA-1.0+INT", "ethos-u55-128", "ethos-u85-256"])
+@pytest.mark.parametrize("target", ["TOSA-1.0+INT", "ethos-u55-128", "ethos-u85-256", "vgf"])
 def test_passes_prints_the_pipeline_compile_uses(target):
     proc = run_cli("passes", "-t", target)
     assert proc.returncode == 0, proc.stderr

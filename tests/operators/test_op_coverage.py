@@ -1,6 +1,6 @@
 """The op-coverage matrix (python/etarm/testing/op_coverage.py): every registered operator's
-sample (python/etarm/testing/op_samples.py) on TOSA-1.0+FP, TOSA-1.0+INT, ethos-u55-128
-and ethos-u85-256, against the outcome its row states.
+sample (python/etarm/testing/op_samples.py) on TOSA-1.0+FP, TOSA-1.0+INT, ethos-u55-128,
+ethos-u85-256 and vgf (float, and quantized: "vgf -q"), against the outcome its row states.
 
 One operator's cases: ``pytest tests/operators/test_op_coverage.py -k softmax`` (test ids
 are ``<op>-<registry target>-<target>``). Cases are ordered by sample and target, so a
@@ -22,7 +22,8 @@ import tosa_reference_model
 from etarm.compiler import compile_model
 from etarm.lowering.registry import registered_targets
 from etarm.quantizer import EthosUQuantizer, get_symmetric_quantization_config
-from etarm.testing.op_coverage import FP, MATRIX, RUNS, TARGETS
+from etarm.pte import delegate_payloads
+from etarm.testing.op_coverage import FP, MATRIX, RUNS, TARGETS, VGF_INT, VGF_PROFILES
 from etarm.testing.op_samples import FLOAT_SAMPLES, SAMPLES, OpSample
 from etarm.testing.quantized_reference import lower_and_run_quantized
 from etarm.testing.tosa_reference import assert_matches, lower_and_run
@@ -36,7 +37,7 @@ INT_MAX_LSB = 1.0  # as assert_quantized_close
 
 
 def sample_of(op: str, target: str) -> OpSample:
-    return FLOAT_SAMPLES.get(op, SAMPLES[op]) if target == FP else SAMPLES[op]
+    return FLOAT_SAMPLES.get(op, SAMPLES[op]) if VGF_PROFILES.get(target, target) == FP else SAMPLES[op]
 
 
 @dataclasses.dataclass
@@ -100,6 +101,11 @@ def compiled(sample_name: str, target: str) -> Compiled:
                 sample.module(), sample.inputs(), target, quantize=True, quantizer=quantizer, intermediates_dir=intermediates
             ).report
             return Compiled(report, {}, [_invalid_tosa(partition) for partition in report["partitions"]])
+    if target in VGF_PROFILES:
+        result = compile_model(sample.module(), sample.inputs(), "vgf", quantize=target == VGF_INT)
+        kinds = {(p.backend_id, p.data[:4]) for p in delegate_payloads(result.pte)}
+        assert kinds <= {("VgfBackend", b"VGF1")}, f"{sample_name} on {target}: payloads {kinds}"
+        return Compiled(result.report, {})
     running = [op for op in sample.ops if MATRIX[op].outcomes[target] == RUNS]
     report = None
     numerics: dict[str, str | None] = {}
@@ -122,7 +128,7 @@ def delegated_ops(report: dict) -> set[str]:
 
 def cpu_entries(report: dict, target: str) -> list[dict]:
     """The nodes left on CPU, but for the quantize/dequantize nodes of a quantized flow."""
-    return [entry for entry in report["cpu_ops"] if target == FP or entry["op"] not in QDQ]
+    return [entry for entry in report["cpu_ops"] if VGF_PROFILES.get(target, target) == FP or entry["op"] not in QDQ]
 
 
 def observed(report: dict, sample: OpSample, op: str, target: str) -> str:
@@ -164,7 +170,7 @@ def check(compiled_sample: Compiled, sample: OpSample, op: str, target: str, exp
                 assert (
                     qdq <= boundary
                 ), f"{op} on {target}: {qdq} Q/DQ nodes on CPU, more than the {boundary} at the boundary"
-        else:
+        elif target not in VGF_PROFILES:  # a .vgf runs in runtime/vgf's tests
             error = compiled_sample.numerics.get(op, "not run on the reference model")
             assert error is None, f"{op} on {target}: {error}"
         return

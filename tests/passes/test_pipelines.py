@@ -18,7 +18,9 @@ from etarm.passes import base
 from etarm.passes.base import Pipeline, Stage
 from etarm.passes.fold_quantize_nodes import FoldQuantizeNodes
 from etarm.passes.lift_scalar_operands import LiftScalarOperands
+from etarm.targets import compile_spec_for
 from etarm.tosa.compile_spec import TosaCompileSpec
+from etarm.vgf.compile_spec import VgfCompileSpec
 
 TOSA_STAGES = {
     Stage.BEFORE_ANNOTATION: ["fold_constant_weights", "decompose_for_annotation", "lift_scalar_operands"],
@@ -72,11 +74,22 @@ EXPECTED = {
     "ethos-u55-128": {**ETHOSU_STAGES, Stage.BACKEND: NPU_COMMON + U55_ONLY},
     "ethos-u85-256": {**ETHOSU_STAGES, Stage.BACKEND: NPU_COMMON + U85_ONLY},
 }
+# -t vgf: the TOSA FP pipeline, and with -q the TOSA INT one (model-converter takes them as they are).
+EXPECTED["vgf"] = EXPECTED["TOSA-1.0+FP"]
+VGF_QUANTIZED = EXPECTED["TOSA-1.0+INT"]
 
 
 def pipeline(target: str) -> Pipeline:
+    if target == "vgf":
+        return VgfCompileSpec("TOSA-1.0+FP").pipeline()
     spec = EthosUCompileSpec(target) if target.startswith("ethos-u") else TosaCompileSpec(target)
     return spec.pipeline()
+
+
+def test_vgf_quantized_runs_the_int_pipeline():
+    stages = compile_spec_for("vgf", quantize=True).pipeline()
+    assert stages.target == "vgf"
+    assert {stage: [p.name() for p in stages.stage(stage)] for stage in Stage} == VGF_QUANTIZED
 
 
 @pytest.mark.parametrize("target", EXPECTED)

@@ -62,8 +62,8 @@ def test_its_options_belong_to_it_alone(demo_registered):
 
 def test_unknown_targets_name_every_known_one(demo_registered):
     with pytest.raises(EtarmError) as error:
-        targets.family_of("vgf")
-    assert "demo-fp" in str(error.value) and "ethos-u85-2048" in str(error.value)
+        targets.family_of("vulkan")
+    assert "demo-fp" in str(error.value) and "ethos-u85-2048" in str(error.value) and "vgf" in str(error.value)
 
 
 def test_every_target_belongs_to_exactly_one_family():
@@ -80,3 +80,12 @@ def test_options_of_another_family_are_refused():
         targets.checked_options("TOSA-1.0+FP", {"memory_mode": "Shared_Sram"})
     with pytest.raises(EtarmError, match="unknown option"):
         targets.checked_options("TOSA-1.0+FP", {"no_such_option": 1})
+
+
+def test_a_family_may_give_quantized_models_their_own_compile_spec():
+    """-t vgf: float models with the TOSA FP profile, quantized ones (-q) with INT."""
+    assert str(targets.compile_spec_for("vgf").tosa_spec) == "TOSA-1.0+FP"
+    assert str(targets.compile_spec_for("vgf", quantize=True).tosa_spec) == "TOSA-1.0+INT"
+    assert str(targets.make_partitioner("vgf", quantize=True).compile_spec.tosa_spec) == "TOSA-1.0+INT"
+    # Families without one use the same spec either way.
+    assert str(targets.compile_spec_for("TOSA-1.0+INT", quantize=True).tosa_spec) == "TOSA-1.0+INT"

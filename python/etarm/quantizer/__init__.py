@@ -8,7 +8,7 @@
     prepared(*inputs)                      # calibrate
     quantized = convert_pt2e(prepared)
 
-Each quantizer lives with its target (etarm/tosa, etarm/ethosu); what they share is in
+Each quantizer lives with its target (etarm/tosa, etarm/ethosu, etarm/vgf); what they share is in
 etarm/quantization.
 """
 
@@ -19,11 +19,14 @@ from etarm.quantization.quantization_config import (
     get_symmetric_quantization_config,
 )
 from etarm.tosa.quantizer import TOSAQuantizer
+from etarm.vgf.quantizer import VGFQuantizer, VgfQuantizer
 
 __all__ = [
     "EthosUQuantizer",
     "QuantizationConfig",
     "TOSAQuantizer",
+    "VGFQuantizer",
+    "VgfQuantizer",
     "get_symmetric_a16w8_quantization_config",
     "get_symmetric_quantization_config",
 ]

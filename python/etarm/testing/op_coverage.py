@@ -11,6 +11,10 @@ compiled for each of ``TARGETS``:
   (TOSAQuantizer), its output is within 1 output step (LSB) of the convert_pt2e'd model
   in eager; Ethos-U: compiled through Vela with every compute op on the NPU (int8,
   EthosUQuantizer keeping composites whole) and no CPU operator in Vela's output.
+- ``vgf`` and ``vgf -q`` (``-t vgf``, float and quantized): every partition converted by
+  model-converter into a .vgf payload whose inputs and outputs match the partition. The
+  converter takes every TOSA graph etarm emits, so these outcomes are the TOSA FP and INT
+  ones (``VGF_PROFILES``); the .vgf itself runs in runtime/vgf's tests.
 - ``"cpu: <reason>"``: the partitioner keeps the operator on CPU with a reason
   containing ``<reason>``; the compile still succeeds.
 
@@ -23,8 +27,10 @@ from __future__ import annotations
 
 import dataclasses
 
-TARGETS = ("TOSA-1.0+FP", "TOSA-1.0+INT", "ethos-u55-128", "ethos-u85-256")
-FP, INT, U55, U85 = TARGETS
+TARGETS = ("TOSA-1.0+FP", "TOSA-1.0+INT", "ethos-u55-128", "ethos-u85-256", "vgf", "vgf -q")
+FP, INT, U55, U85, VGF_FP, VGF_INT = TARGETS
+# The VGF columns: the outcome of the TOSA profile -t vgf lowers with (no VGF rule of its own).
+VGF_PROFILES = {VGF_FP: FP, VGF_INT: INT}
 
 RUNS = "runs"
 
@@ -41,9 +47,10 @@ MATRIX: dict[str, Row] = {}  # registry target -> its row
 
 def row(op: str, target: str, *outcomes: str) -> None:
     assert target not in MATRIX, f"two rows for {target}"
-    assert len(outcomes) == len(TARGETS), f"{target}: one outcome per target"
+    assert len(outcomes) == len(TARGETS) - len(VGF_PROFILES), f"{target}: one outcome per target but VGF"
     assert all(o == RUNS or o.startswith("cpu: ") for o in outcomes), f"{target}: {outcomes}"
-    MATRIX[target] = Row(op, target, dict(zip(TARGETS, outcomes)))
+    stated = dict(zip(TARGETS, outcomes))
+    MATRIX[target] = Row(op, target, {**stated, **{vgf: stated[tosa] for vgf, tosa in VGF_PROFILES.items()}})
 
 
 def rows_of(op: str) -> list[Row]:

@@ -1,0 +1,104 @@
+"""VgfBackend: TOSA lowering, then the ML SDK model converter; the .vgf file is the payload.
+
+    partition --lower_to_tosa--> TOSA 1.0 graph (.tosa) --model-converter--> .vgf (magic VGF1)
+
+The payload is the raw VGF file, as ExecuTorch's VGF runtime reads it, under the backend
+id ``VgfBackend``. Before it is accepted, the file's graph inputs and outputs are read
+back (vgf_file.py) and must match the partition's dtypes and shapes.
+
+With an intermediates directory (``-i DIR``) the .tosa and the .vgf stay there
+(``partition_<n>.tosa``, ``partition_<n>.vgf``). Without one they go to a temporary
+directory, removed after a conversion and kept when the converter fails, so that the
+command in the error reproduces the failure.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import tempfile
+import time
+from typing import final
+
+from executorch.exir.backend.backend_details import BackendDetails, PreprocessResult
+from executorch.exir.backend.compile_spec_schema import CompileSpec
+from torch.export import ExportedProgram
+
+from etarm import progress
+from etarm.errors import EtarmError
+from etarm.op_names import op_name
+from etarm.tosa.backend import next_artifact_name, partition_info
+from etarm.tosa.lowering import lower_to_tosa
+from etarm.vgf.compile_spec import VgfCompileSpec
+from etarm.vgf.model_converter import ConverterError, convert, converter_version
+from etarm.vgf.vgf_file import io_mismatches, read_vgf
+
+# How many of a partition's operators an error names.
+_NAMED_OPS = 4
+
+
+def _describe(stem: str, program: ExportedProgram, kept: bool) -> str:
+    ops = sorted({op_name(n.target) for n in program.graph.nodes if n.op == "call_function"})
+    shown = ", ".join(ops[:_NAMED_OPS]) + (f" and {len(ops) - _NAMED_OPS} more" if len(ops) > _NAMED_OPS else "")
+    return f"{stem if kept else 'the partition'} ({shown})"
+
+
+def _convert(flatbuffer: bytes, spec: VgfCompileSpec, stem: str, program: ExportedProgram):
+    """The .vgf bytes, the conversion, and the paths kept in the intermediates directory."""
+    directory = spec.intermediates_dir
+    work = directory or tempfile.mkdtemp(prefix="etarm_vgf_")
+    os.makedirs(work, exist_ok=True)
+    tosa_path, vgf_path = os.path.join(work, f"{stem}.tosa"), os.path.join(work, f"{stem}.vgf")
+    with open(tosa_path, "wb") as f:
+        f.write(flatbuffer)
+    try:
+        with progress.current().step(f"model-converter: {stem}"):
+            conversion = convert(tosa_path, vgf_path, spec.compiler_flags)
+    except ConverterError as exc:  # the .tosa stays where the command points
+        raise ConverterError(
+            f"model-converter failed on {_describe(stem, program, bool(directory))}: {exc.reason}; "
+            f"reproduce with: {shlex.join(exc.command)}",
+            exc.command,
+        ) from None
+    with open(vgf_path, "rb") as f:
+        data = f.read()
+    if not directory:
+        shutil.rmtree(work, ignore_errors=True)
+    return data, conversion, (tosa_path, vgf_path) if directory else (None, None)
+
+
+@final
+class VgfBackend(BackendDetails):
+    @staticmethod
+    def preprocess(edge_program: ExportedProgram, compile_specs: list[CompileSpec]) -> PreprocessResult:
+        spec = VgfCompileSpec.from_list(compile_specs)
+        start = time.perf_counter()
+        lowering = lower_to_tosa(edge_program, spec.tosa_spec, spec.pipeline())
+        lowering_seconds = time.perf_counter() - start
+        stem = next_artifact_name(spec.intermediates_dir, ".tosa")[: -len(".tosa")]
+        data, conversion, (tosa_file, vgf_file) = _convert(lowering.flatbuffer, spec, stem, edge_program)
+        contents = read_vgf(data)
+        mismatches = io_mismatches(contents, lowering.inputs, lowering.outputs)
+        if mismatches:
+            flags = f" (converter flags: {shlex.join(spec.compiler_flags)})" if spec.compiler_flags else ""
+            raise EtarmError(
+                f"the VGF of {_describe(stem, edge_program, bool(spec.intermediates_dir))} does not match the "
+                f"partition{flags}: " + "; ".join(mismatches)
+            )
+        info = partition_info(
+            lowering,
+            lowering_seconds,
+            tosa_file=tosa_file,
+            vgf_file=vgf_file,
+            vgf={
+                "converter_version": converter_version(),
+                "converter_flags": list(spec.compiler_flags),
+                "converter_seconds": round(conversion.seconds, 4),
+                "vgf_bytes": len(data),
+                "vgf_version": contents.version,
+                "segments": [dict(segment) for segment in contents.segments],
+                "constants": contents.constants,
+            },
+        )
+        return PreprocessResult(processed_bytes=data, _delegate_info_meta=info)
