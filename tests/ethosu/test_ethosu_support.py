@@ -96,19 +96,35 @@ class Int16Sigmoid(torch.nn.Module):
         return torch.sigmoid(x + x)
 
 
-@pytest.mark.parametrize("target, on_npu", [("ethos-u55-128", False), ("ethos-u85-256", True)])
-def test_int16_table_ops_follow_the_npu_family(target, on_npu):
-    """EthosUQuantizer with int16 activations: U55 has no int16 tables, U85 has."""
+@pytest.mark.parametrize("target", ["ethos-u55-128", "ethos-u85-256"])
+def test_int16_table_ops_run_on_every_npu_family(target):
+    """EthosUQuantizer with int16 activations: sigmoid is an interpolated int16 TABLE, which
+    Vela runs on U55 (its 16-bit look-up table) and U85."""
     spec = EthosUCompileSpec(target)
     quantizer = EthosUQuantizer(spec).set_global(get_symmetric_a16w8_quantization_config())
     _, partitioner = _lower(Int16Sigmoid(), (torch.randn(1, 4, 8, 8),), spec, quantizer)
     rejected = {op: reason for op, reason in partitioner.rejections.values()}
-    if on_npu:
-        assert "aten.sigmoid.default" not in rejected
-    else:
-        assert rejected["aten.sigmoid.default"] == (
-            f"{target}: table look-up on int16 values: Ethos-U55/U65 look up int8 values only"
-        )
+    assert "aten.sigmoid.default" not in rejected
+
+
+class Int16Exp(torch.nn.Module):
+    def forward(self, x):
+        return torch.exp(x + x)
+
+
+def test_int16_lookups_a_table_cannot_follow_stay_off_u55():
+    """int16 exp needs the exact 65536-entry GATHER (the interpolated TABLE strays): U85 only."""
+    rejected = {}
+    for target in ("ethos-u55-128", "ethos-u85-256"):
+        spec = EthosUCompileSpec(target)
+        quantizer = EthosUQuantizer(spec).set_global(get_symmetric_a16w8_quantization_config())
+        _, partitioner = _lower(Int16Exp(), (torch.randn(1, 4, 8, 8),), spec, quantizer)
+        rejected[target] = {op: reason for op, reason in partitioner.rejections.values()}
+    assert rejected["ethos-u55-128"]["aten.exp.default"] == (
+        "ethos-u55-128: aten.exp.default on int16 values needs an exact 65536-entry lookup (GATHER: its "
+        "interpolated table strays too far), which Ethos-U55/U65 do not run"
+    )
+    assert "aten.exp.default" not in rejected["ethos-u85-256"]
 
 
 def test_user_checks_add_to_the_npu_checks():

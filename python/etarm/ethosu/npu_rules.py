@@ -168,9 +168,11 @@ def matmul_reason(family: str, dtype: str, reduced: int, columns: int) -> str | 
 
 
 def table_reason(family: str, dtype: str) -> str | None:
-    """TABLE (look-up-table activations such as sigmoid, tanh, exp)."""
-    if is_u55_class(family) and dtype != "int8":
-        return f"table look-up on {dtype} values: Ethos-U55/U65 look up int8 values only"
+    """TABLE (look-up-table activations such as sigmoid, tanh, exp). Every family looks up
+    int8 values, and int16 ones with TOSA's interpolated 513-entry tables (Vela 5.2 builds
+    Ethos-U55/U65's 16-bit look-up table from them: measured, all on the NPU)."""
+    if dtype not in ("int8", "int16"):
+        return f"table look-up on {dtype} values: Ethos-U looks up int8 and int16 values"
     return None
 
 

@@ -18,10 +18,10 @@ import torch
 
 from etarm.ethosu import npu_rules
 from etarm.lowering.quantized import TableLowering
-from etarm.lowering.quantized_lookup import LookupLowering
+from etarm.lowering.quantized_lookup import LookupLowering, int16_table_entries
 from etarm.lowering.registry import visitor_for
 from etarm.op_names import op_name
-from etarm.tosa_ir.quant_params import is_dequantize, is_quantize, qdq_dtype
+from etarm.tosa_ir.quant_params import QuantParams, is_dequantize, is_quantize, qdq_dtype, qparams_of
 
 NodeRule = Callable[[torch.fx.Node, "Target"], "str | None"]
 
@@ -306,11 +306,16 @@ def _pair_lookup(node: torch.fx.Node, target: Target) -> bool:
 
 def _lookup_reason(node: torch.fx.Node, target: Target) -> str | None:
     """div with a rounding mode, remainder, fmod and pow of quantized values: a TABLE of one
-    operand (int8; int16 tables need a GATHER), or a GATHER of a table of every pair."""
+    operand (int8; on int16 these steps and powers are exact GATHERs of every value), or a
+    GATHER of a table of every pair."""
     if not _is_quantized(node):
         return None
     if not _pair_lookup(node, target):
-        return npu_rules.table_reason(target.family, activation_dtype(node))
+        dtype = activation_dtype(node)
+        if dtype == "int16":
+            what = f"{op_name(node.target)} of int16 values (an exact lookup of every value)"
+            return npu_rules.u55_operator_reason(target.family, "GATHER", what)
+        return npu_rules.table_reason(target.family, dtype)
     return npu_rules.u55_operator_reason(
         target.family, "GATHER", f"{op_name(node.target)} of two tensors (a lookup in a table of every pair of values)"
     )
@@ -471,11 +476,35 @@ def _tensor_reason(node: torch.fx.Node, target: Target) -> str | None:
     return None
 
 
-def _table_reason(node: torch.fx.Node, target: Target) -> str | None:
-    """Functions the INT lowering looks up: a TABLE for int8, an int16 TABLE or GATHER for int16."""
+def _lookup_qparams(node: torch.fx.Node) -> tuple[QuantParams, QuantParams] | None:
+    """(input, output) parameters of a quantized unary node at partition time: its
+    dequantized argument 0 and its one quantized result."""
+    source = node.args[0] if node.args else None
+    readers = list(node.users)
+    if not is_dequantize(source) or len(readers) != 1 or not is_quantize(readers[0]):
+        return None
+    return qparams_of(source), qparams_of(readers[0])
 
-    if isinstance(visitor_for(node), (TableLowering, LookupLowering)) and _is_quantized(node):
-        return npu_rules.table_reason(target.family, activation_dtype(node))
+
+def _table_reason(node: torch.fx.Node, target: Target) -> str | None:
+    """Functions the INT lowering looks up: a TABLE for int8, an int16 TABLE or GATHER for int16.
+
+    An int16 function the interpolated TABLE cannot follow closely is an exact GATHER of
+    every value (quantized_lookup.int16_table_entries), which Ethos-U55/U65 do not run."""
+    visitor = visitor_for(node)
+    if not isinstance(visitor, (TableLowering, LookupLowering)) or not _is_quantized(node):
+        return None
+    dtype = activation_dtype(node)
+    reason = npu_rules.table_reason(target.family, dtype)
+    qparams = _lookup_qparams(node)
+    if reason or dtype != "int16" or not npu_rules.is_u55_class(target.family) or qparams is None:
+        return reason
+    fn = visitor.table_function if isinstance(visitor, TableLowering) else visitor.quantized_function(node)
+    if int16_table_entries(fn, *qparams) is None:
+        return (
+            f"{op_name(node.target)} on int16 values needs an exact 65536-entry lookup (GATHER: its interpolated "
+            "table strays too far), which Ethos-U55/U65 do not run"
+        )
     return None
 
 
