@@ -14,6 +14,7 @@ command in the error reproduces the failure.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import shlex
 import shutil
@@ -44,8 +45,16 @@ def _describe(stem: str, program: ExportedProgram, kept: bool) -> str:
     return f"{stem if kept else 'the partition'} ({shown})"
 
 
-def _convert(flatbuffer: bytes, spec: VgfCompileSpec, stem: str, program: ExportedProgram):
-    """The .vgf bytes, the conversion, and the paths kept in the intermediates directory."""
+@dataclasses.dataclass(frozen=True)
+class _Converted:
+    data: bytes
+    seconds: float
+    # Where -i keeps the .tosa and the .vgf (None without an intermediates directory).
+    tosa_file: str | None
+    vgf_file: str | None
+
+
+def _convert(flatbuffer: bytes, spec: VgfCompileSpec, stem: str, program: ExportedProgram) -> _Converted:
     directory = spec.intermediates_dir
     work = directory or tempfile.mkdtemp(prefix="etarm_vgf_")
     os.makedirs(work, exist_ok=True)
@@ -54,7 +63,7 @@ def _convert(flatbuffer: bytes, spec: VgfCompileSpec, stem: str, program: Export
         f.write(flatbuffer)
     try:
         with progress.current().step(f"model-converter: {stem}"):
-            conversion = convert(tosa_path, vgf_path, spec.compiler_flags)
+            seconds = convert(tosa_path, vgf_path, spec.compiler_flags)
     except ConverterError as exc:  # the .tosa stays where the command points
         raise ConverterError(
             f"model-converter failed on {_describe(stem, program, bool(directory))}: {exc.reason}; "
@@ -63,9 +72,10 @@ def _convert(flatbuffer: bytes, spec: VgfCompileSpec, stem: str, program: Export
         ) from None
     with open(vgf_path, "rb") as f:
         data = f.read()
-    if not directory:
-        shutil.rmtree(work, ignore_errors=True)
-    return data, conversion, (tosa_path, vgf_path) if directory else (None, None)
+    if directory:
+        return _Converted(data, seconds, tosa_path, vgf_path)
+    shutil.rmtree(work, ignore_errors=True)
+    return _Converted(data, seconds, None, None)
 
 
 @final
@@ -77,8 +87,8 @@ class VgfBackend(BackendDetails):
         lowering = lower_to_tosa(edge_program, spec.tosa_spec, spec.pipeline())
         lowering_seconds = time.perf_counter() - start
         stem = next_artifact_name(spec.intermediates_dir, ".tosa")[: -len(".tosa")]
-        data, conversion, (tosa_file, vgf_file) = _convert(lowering.flatbuffer, spec, stem, edge_program)
-        contents = read_vgf(data)
+        converted = _convert(lowering.flatbuffer, spec, stem, edge_program)
+        contents = read_vgf(converted.data)
         mismatches = io_mismatches(contents, lowering.inputs, lowering.outputs)
         if mismatches:
             flags = f" (converter flags: {shlex.join(spec.compiler_flags)})" if spec.compiler_flags else ""
@@ -89,16 +99,16 @@ class VgfBackend(BackendDetails):
         info = partition_info(
             lowering,
             lowering_seconds,
-            tosa_file=tosa_file,
-            vgf_file=vgf_file,
+            tosa_file=converted.tosa_file,
+            vgf_file=converted.vgf_file,
             vgf={
                 "converter_version": converter_version(),
                 "converter_flags": list(spec.compiler_flags),
-                "converter_seconds": round(conversion.seconds, 4),
-                "vgf_bytes": len(data),
+                "converter_seconds": round(converted.seconds, 4),
+                "vgf_bytes": len(converted.data),
                 "vgf_version": contents.version,
                 "segments": [dict(segment) for segment in contents.segments],
                 "constants": contents.constants,
             },
         )
-        return PreprocessResult(processed_bytes=data, _delegate_info_meta=info)
+        return PreprocessResult(processed_bytes=converted.data, _delegate_info_meta=info)

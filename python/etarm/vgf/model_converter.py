@@ -7,7 +7,6 @@ path, never on PATH. It is a subprocess: 0.04-0.14 s per partition.
 
 from __future__ import annotations
 
-import dataclasses
 import importlib.metadata
 import importlib.util
 import os
@@ -34,12 +33,6 @@ class ConverterError(EtarmError):
         self.command = command
 
 
-@dataclasses.dataclass(frozen=True)
-class Conversion:
-    command: list[str]
-    seconds: float
-
-
 def converter_path() -> str:
     # pip installs some packages as namespace packages (no __file__): use the search path.
     spec = importlib.util.find_spec(_MODULE)
@@ -63,8 +56,9 @@ def _reason(output: str) -> str:
     return "; ".join(lines[-3:]) or "no message"
 
 
-def convert(tosa_path: str, vgf_path: str, flags: tuple[str, ...]) -> Conversion:
-    """Writes ``vgf_path`` from ``tosa_path``; raises ConverterError with the converter's reason."""
+def convert(tosa_path: str, vgf_path: str, flags: tuple[str, ...]) -> float:
+    """Writes ``vgf_path`` from ``tosa_path`` and returns the seconds it took; raises ConverterError
+    with the converter's reason."""
     command = [converter_path(), *flags, "--input", tosa_path, "--output", vgf_path]
     start = time.perf_counter()
     try:
@@ -76,4 +70,4 @@ def convert(tosa_path: str, vgf_path: str, flags: tuple[str, ...]) -> Conversion
         raise ConverterError(f"exit status {proc.returncode}: {_reason(proc.stdout + proc.stderr)}", command)
     if not os.path.isfile(vgf_path):
         raise ConverterError(f"no VGF file written: {_reason(proc.stdout + proc.stderr)}", command)
-    return Conversion(command, seconds)
+    return seconds
