@@ -1,15 +1,20 @@
 """Every built-in network on -t vgf, float (TOSA FP) and quantized (-q, TOSA INT): one
 partition holding every op (only the quantize of the input and the dequantize of the output
 stay on CPU), a .vgf payload whose inputs and outputs were checked against the partition,
-and the converter's figures in the report."""
+the converter's figures in the report, and the program run through the VGF delegate on
+lavapipe: as the TOSA program on the reference model (INT bit-exact, FP within 1e-5), and
+within 1e-4 of torch (FP)."""
 
+import numpy as np
 import pytest
+import torch
 
 from etarm.compiler import compile_model
 from etarm.lowering.quantized_support import INPUT_QUANTIZE_REASON, OUTPUT_DEQUANTIZE_REASON
 from etarm.models import load_model
 from etarm.models.registry import builtin_names
 from etarm.pte import delegate_payloads
+from etarm.testing.vgf_runs import assert_same_outputs, run_vgf_and_tosa
 
 
 @pytest.mark.parametrize("quantize", [False, True], ids=["FP", "INT"])
@@ -28,3 +33,10 @@ def test_network_is_one_vgf_partition(name, quantize):
     assert 0 < vgf["converter_seconds"] < 5
     integer = {"int8"} if quantize else set()
     assert {e["dtype"] for e in partition["inputs"]} - {"float32", "int64"} <= integer
+    _, got, want = run_vgf_and_tosa(model, inputs, "INT" if quantize else "FP", vgf=result)
+    assert_same_outputs("INT" if quantize else "FP", got, want)
+    if not quantize:
+        with torch.no_grad():
+            expected = model(*inputs)
+        for a, b in zip(got, expected if isinstance(expected, (tuple, list)) else (expected,)):
+            np.testing.assert_allclose(a, b.numpy(), rtol=1e-4, atol=1e-4)

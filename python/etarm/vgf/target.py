@@ -8,6 +8,7 @@ from etarm.quantization.quantization_config import get_symmetric_quantization_co
 from etarm.target_family import TargetFamily, TargetOption
 from etarm.vgf.backend import VgfBackend
 from etarm.vgf.compile_spec import TARGET_NAME, VgfCompileSpec
+from etarm.vgf.host_device import VgfHostDevice
 from etarm.vgf.partitioner import VgfPartitioner
 from etarm.vgf.quantizer import VgfQuantizer
 from etarm.vgf.report import conversion_lines
@@ -40,5 +41,5 @@ VGF = TargetFamily(
     summary_lines=lambda report: conversion_lines(report["partitions"]),
     backend_id=VgfBackend.__name__,
     read_compile_spec=VgfCompileSpec.from_list,
-    no_host_device="the VGF delegate (runtime/vgf) is not linked into etarm.runtime yet",
+    host_device=VgfHostDevice,
 )
