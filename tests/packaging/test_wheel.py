@@ -41,6 +41,7 @@ def test_the_wheel_holds_every_module_but_the_tests_helpers():
     assert expected - wheel_names() == set()
     assert not any(name.startswith("etarm/testing/") for name in wheel_names())
     assert "etarm/runtime/_runtime.so" in wheel_names()  # etarm run's extension module
+    assert "etarm/runtime/_vgf_delegate.so" in wheel_names()  # the VGF delegate it loads
 
 
 def test_requirements_are_the_direct_pins_and_agree_with_the_lock():
@@ -103,3 +104,13 @@ def test_installed_etarm_runs_a_program_with_its_extension(venv, tmp_path):
     assert "vs quantized output 0: max |diff| 0 " in done.stdout
     where = run_in(venv, venv / "bin" / "python", "-c", "import etarm.runtime._runtime as r; print(r.__file__)", cwd=tmp_path)
     assert where.stdout.strip().startswith(str(venv)), where.stdout + where.stderr
+
+
+def test_installed_etarm_runs_a_vgf_program_on_lavapipe(venv, tmp_path):
+    """The wheel's VGF delegate, loaded from the installed package with the emulation layers of
+    the installed ai-ml-emulation-layer-for-vulkan package."""
+    compiled = run_in(venv, venv / "bin" / "etarm", "compile", "-m", "mlp", "-t", "vgf", "-q", "-o", "mlp.pte", cwd=tmp_path)
+    assert compiled.returncode == 0, compiled.stderr[-3000:]
+    done = run_in(venv, venv / "bin" / "etarm", "run", "mlp.pte", "--model", "mlp", cwd=tmp_path)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-3000:]
+    assert "delegates: VgfBackend" in done.stdout and "vs quantized output 0: max |diff| 0 " in done.stdout
