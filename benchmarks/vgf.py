@@ -129,12 +129,12 @@ def compile_both(launcher, envs, model_file: str, quantize: bool, scratch: str, 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     compile_benchmark.add_shared_options(
-        parser, DEFAULT_MODELS, DEFAULT_PROFILES, "comma-separated FP, INT", "benchmark_vgf.json", 900.0
+        parser, DEFAULT_MODELS, DEFAULT_PROFILES, "comma-separated FP, INT", "vgf_benchmark.json", 900.0
     )
     args = parser.parse_args(argv)
     launcher = compile_benchmark._etarm_launcher(args.etarm)
     envs = compile_benchmark._environments(launcher)
-    json_path = args.json or compile_benchmark.default_json_path("benchmark_vgf.json")
+    json_path = args.json or compile_benchmark.default_json_path("vgf_benchmark.json")
     rows = []
     with tempfile.TemporaryDirectory(prefix="etarm_vgf_bench_") as scratch:
         for model in args.models:
