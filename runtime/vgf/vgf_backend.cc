@@ -72,6 +72,9 @@ Error check_argument(const TensorDescription& t, const EValue* value, bool outpu
   for (size_t d = 0; same_shape && d < sizes.size(); ++d) {
     same_shape = sizes[d] == t.shape[d];
   }
+  // A Vulkan tensor has at least one dimension: a rank-0 argument (one element) binds to a
+  // graph tensor of shape [1] (etarm's VGF target gives every rank-0 TOSA tensor that shape).
+  same_shape = same_shape || (sizes.size() == 0 && t.shape.size() == 1 && t.shape[0] == 1);
   if (!same_shape) {
     int64_t dims[kMaxRank + 8];
     const size_t rank = sizes.size() < kMaxRank + 8 ? sizes.size() : kMaxRank + 8;

@@ -12,6 +12,7 @@ import pytest
 
 import etarm.ethosu.passes
 import etarm.passes
+import etarm.vgf.passes
 from etarm.ethosu.compile_spec import NPU_TARGETS, EthosUCompileSpec
 from etarm.ethosu.npu_rules import is_u55_class
 from etarm.passes import base
@@ -52,7 +53,7 @@ ETHOSU_STAGES = {
         "decompose_for_annotation",
         "lift_scalar_operands",
     ],
-    Stage.EDGE: ["compute_small_integers_in_int32", "duplicate_shared_dequantizers"],
+    Stage.EDGE: ["compute_small_integers_in_int32", "duplicate_shared_dequantizers", "quantize_pass_through_outputs"],
     Stage.PARTITION: INT_PARTITION,
 }
 
@@ -68,15 +69,16 @@ EXPECTED = {
     },
     "TOSA-1.0+INT": {
         **TOSA_STAGES,
-        Stage.EDGE: ["compute_small_integers_in_int32", "duplicate_shared_dequantizers"],
+        Stage.EDGE: ["compute_small_integers_in_int32", "duplicate_shared_dequantizers", "quantize_pass_through_outputs"],
         Stage.PARTITION: INT_PARTITION,
     },
     "ethos-u55-128": {**ETHOSU_STAGES, Stage.BACKEND: NPU_COMMON + U55_ONLY},
     "ethos-u85-256": {**ETHOSU_STAGES, Stage.BACKEND: NPU_COMMON + U85_ONLY},
 }
-# -t vgf: the TOSA FP pipeline, and with -q the TOSA INT one (model-converter takes them as they are).
-EXPECTED["vgf"] = EXPECTED["TOSA-1.0+FP"]
-VGF_QUANTIZED = EXPECTED["TOSA-1.0+INT"]
+# -t vgf: the TOSA FP pipeline, and with -q the TOSA INT one, then the VGF backend's rewrites.
+VGF_BACKEND = ["rank_zero_as_shape_one"]
+EXPECTED["vgf"] = {**EXPECTED["TOSA-1.0+FP"], Stage.BACKEND: VGF_BACKEND}
+VGF_QUANTIZED = {**EXPECTED["TOSA-1.0+INT"], Stage.BACKEND: VGF_BACKEND}
 
 
 def pipeline(target: str) -> Pipeline:
@@ -129,7 +131,11 @@ def test_family_rewrites_only_in_their_family(target):
 
 # --- one test file per pass --------------------------------------------------------------------
 TESTS = pathlib.Path(__file__).parents[1]  # tests/ (under Bazel: the runfiles, where BUILD puts every test file)
-PASS_PACKAGES = {etarm.passes: TESTS / "passes", etarm.ethosu.passes: TESTS / "ethosu" / "passes"}
+PASS_PACKAGES = {
+    etarm.passes: TESTS / "passes",
+    etarm.ethosu.passes: TESTS / "ethosu" / "passes",
+    etarm.vgf.passes: TESTS / "vgf" / "passes",
+}
 BASES = {cls for _, cls in inspect.getmembers(base, inspect.isclass) if issubclass(cls, base.Pass)}
 
 

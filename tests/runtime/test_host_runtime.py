@@ -57,6 +57,36 @@ def test_quantized_program_matches_the_quantized_model_exactly(model):
     np.testing.assert_array_equal(result.outputs[0], compiled.quantized_model(*inputs).detach().numpy())
 
 
+class MovedOutput(torch.nn.Module):
+    """The quantizer leaves squeeze_copy alone: its float output only moves DQ(x * 2)."""
+
+    def forward(self, x):
+        return torch.ops.aten.squeeze_copy.default(x * 2)
+
+
+def test_a_quantized_output_that_only_moves_values_is_dequantized():
+    """The partition returns the integers and the CPU dequantizes them (QuantizePassThroughOutputs);
+    before, the program took the partition's int8 result for its float output."""
+    inputs = (torch.randn(1, 4, 8, 8, generator=torch.Generator().manual_seed(1)),)
+    compiled = compile_model(MovedOutput(), inputs, "TOSA-1.0+INT", quantize=True)
+    (output,) = Program(compiled.pte).run(inputs).outputs
+    want = compiled.quantized_model(*inputs).detach().numpy()
+    assert output.dtype == np.float32
+    np.testing.assert_array_equal(output, want)
+
+
+def test_the_tosa_device_refuses_outputs_of_another_dtype():
+    module = torch.nn.Linear(4, 2).eval()
+    (payload,) = delegate_payloads(compile_model(module, (torch.randn(1, 4),), "TOSA-1.0+FP").pte)
+    session = TosaReferenceDevice().load(payload.data, {})
+    x = np.ones((1, 4), np.float32)
+    assert session.execute([x, np.zeros((1, 2), np.float32)])[0].dtype == np.float32
+    with pytest.raises(TypeError, match=r"output 0 of the TOSA graph is float32\[1, 2\], but the program.s tensor for it is int8"):
+        session.execute([x, np.zeros((1, 2), np.int8)])
+    with pytest.raises(ValueError, match="output 0 of the TOSA graph has shape"):
+        session.execute([x, np.zeros((2, 1), np.float32)])
+
+
 def test_int64_outputs_and_several_outputs():
     x = torch.randn(2, 6)
     result = Program(compile_model(TwoOutputs(), (x,), "TOSA-1.0+FP").pte).run([x])

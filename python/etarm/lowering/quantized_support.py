@@ -67,6 +67,8 @@ def is_direct_edge(producer: torch.fx.Node, consumer: torch.fx.Node) -> bool:
     parameters are then those of the Q/DQ nodes at the ends of the chain."""
     if producer.op != "call_function" or is_qdq(producer) or len(producer.users) != 1 or not _is_float(producer):
         return False  # non-float values (bool masks, indices) carry no parameters
+    if consumer.op != "call_function":
+        return False  # the program's output: a float value leaves the partition, which writes integers
     source = producer.args[0] if producer.target is operator.getitem else producer
     return is_fused_activation(consumer) or is_pass_through(consumer) or is_pass_through(source)
 

@@ -24,13 +24,42 @@ class TosaReferenceSession:
         self.num_inputs = main_block.InputsLength()
 
     def execute(self, args: list) -> list[np.ndarray]:
-        # TOSA has no int64: etarm lowers int64 tensors to int32 ones.
-        inputs = [a.astype(np.int32) if a.dtype == np.int64 else a for a in args[: self.num_inputs]]
+        """Runs the graph on the delegate's arguments. The graph's inputs and outputs must be
+        what the program passes, with one conversion: TOSA has no int64 (etarm lowers int64
+        tensors to int32 ones), so an int64 input is narrowed (its values must fit) and an int32
+        result fills an int64 output. Anything else is an error naming the argument, never a
+        silent conversion: a partition whose integers the program takes for floats is a bug."""
+        inputs = [_narrowed(a, index) for index, a in enumerate(args[: self.num_inputs])]
         output_slots = args[self.num_inputs :]
         outputs = run_tosa(self.flatbuffer, inputs)
         if len(outputs) != len(output_slots):
             raise RuntimeError(f"the TOSA graph gave {len(outputs)} outputs for {len(output_slots)} output tensors")
-        return [out.astype(slot.dtype).reshape(slot.shape) for out, slot in zip(outputs, output_slots)]
+        return [_as_slot(out, slot, index) for index, (out, slot) in enumerate(zip(outputs, output_slots))]
+
+
+def _narrowed(value: np.ndarray, index: int) -> np.ndarray:
+    if value.dtype != np.int64:
+        return value
+    info = np.iinfo(np.int32)
+    if value.size and (value.min() < info.min or value.max() > info.max):
+        raise ValueError(f"input {index} of the TOSA graph holds int64 values outside the int32 range it computes in")
+    return value.astype(np.int32)
+
+
+def _as_slot(result: np.ndarray, slot: np.ndarray, index: int) -> np.ndarray:
+    """``result`` as the output tensor ``slot`` the program passes: same dtype (int32 widens
+    into int64) and shape."""
+    widened = result.dtype == np.int32 and slot.dtype == np.int64
+    if result.dtype != slot.dtype and not widened:
+        raise TypeError(
+            f"output {index} of the TOSA graph is {result.dtype}{list(result.shape)}, but the program's "
+            f"tensor for it is {slot.dtype}{list(slot.shape)}"
+        )
+    if result.shape != slot.shape:
+        raise ValueError(
+            f"output {index} of the TOSA graph has shape {list(result.shape)}; the program's tensor {list(slot.shape)}"
+        )
+    return result.astype(np.int64) if widened else result
 
 
 class TosaReferenceDevice:

@@ -18,6 +18,7 @@ from etarm.passes.fold_quantize_nodes import FoldQuantizeNodes
 from etarm.passes.insert_int32_casts_after_int64_placeholders import InsertInt32CastsAfterInt64PlaceholdersPass
 from etarm.passes.lift_scalar_operands import LiftScalarOperands
 from etarm.passes.make_kept_composite_outputs_contiguous import MakeKeptCompositeOutputsContiguous
+from etarm.passes.quantize_pass_through_outputs import QuantizePassThroughOutputs
 from etarm.passes.share_qparams import ShareQParams
 from etarm.tosa_ir.specification import TosaSpecification
 
@@ -37,7 +38,7 @@ def tosa_passes(spec: TosaSpecification) -> list[Pass]:
             InsertInt32CastsAfterInt64PlaceholdersPass(spec),
         ]
     if spec.supports_int():  # the int8/int16 <-> int32 casts it adds are INT-profile CASTs
-        passes += [ComputeSmallIntegersInInt32(), DuplicateSharedDequantizersPass()]
+        passes += [ComputeSmallIntegersInInt32(), DuplicateSharedDequantizersPass(), QuantizePassThroughOutputs()]
     passes.append(FoldBatchNormIntoConvolution())
     if spec.supports_int() and not spec.supports_fp():
         passes += [FoldQuantizeNodes(), ShareQParams()]

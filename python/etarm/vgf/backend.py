@@ -29,6 +29,7 @@ from torch.export import ExportedProgram
 from etarm import progress
 from etarm.errors import EtarmError
 from etarm.op_names import op_name
+from etarm.passes.base import Stage
 from etarm.tosa.backend import next_artifact_name, partition_info
 from etarm.tosa.lowering import lower_to_tosa
 from etarm.vgf.compile_spec import VgfCompileSpec
@@ -84,7 +85,12 @@ class VgfBackend(BackendDetails):
     def preprocess(edge_program: ExportedProgram, compile_specs: list[CompileSpec]) -> PreprocessResult:
         spec = VgfCompileSpec.from_list(compile_specs)
         start = time.perf_counter()
-        lowering = lower_to_tosa(edge_program, spec.tosa_spec, spec.pipeline())
+        pipeline = spec.pipeline()
+        lowering = lower_to_tosa(edge_program, spec.tosa_spec, pipeline)
+        rewrites = pipeline.run_tosa(Stage.BACKEND, lowering.graph)
+        if rewrites:
+            graph = lowering.graph
+            lowering = dataclasses.replace(lowering, flatbuffer=graph.serialize(), tosa_ops=graph.emitted_ops())
         lowering_seconds = time.perf_counter() - start
         stem = next_artifact_name(spec.intermediates_dir, ".tosa")[: -len(".tosa")]
         converted = _convert(lowering.flatbuffer, spec, stem, edge_program)
@@ -103,6 +109,7 @@ class VgfBackend(BackendDetails):
             vgf_file=converted.vgf_file,
             vgf={
                 "converter_version": converter_version(),
+                "backend_rewrites": rewrites,
                 "converter_flags": list(spec.compiler_flags),
                 "converter_seconds": round(converted.seconds, 4),
                 "vgf_bytes": len(converted.data),

@@ -1,7 +1,8 @@
 """The passes a model goes through for VGF, in flow order (``etarm passes -t vgf``).
 
-The TOSA pipeline of the spec's profile: model-converter takes etarm's TOSA 1.0 graphs
-as they are, so VGF adds no passes of its own.
+The TOSA pipeline of the spec's profile, then the VGF backend's rewrites of the lowered graph
+(vgf/passes/): the model converter takes etarm's TOSA 1.0 graphs as they are, but a Vulkan
+device cannot hold what some of them describe (rank-0 tensors).
 """
 
 from __future__ import annotations
@@ -9,7 +10,8 @@ from __future__ import annotations
 from etarm.passes.base import Pipeline
 from etarm.tosa.pipeline import tosa_passes
 from etarm.tosa_ir.specification import TosaSpecification
+from etarm.vgf.passes.rank_zero_as_shape_one import RankZeroAsShapeOne
 
 
 def vgf_pipeline(target: str, tosa_spec: TosaSpecification) -> Pipeline:
-    return Pipeline(target, tosa_passes(tosa_spec))
+    return Pipeline(target, [*tosa_passes(tosa_spec), RankZeroAsShapeOne()])

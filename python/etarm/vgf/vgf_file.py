@@ -107,7 +107,9 @@ def read_vgf(data: bytes) -> VgfContents:
 
 
 def _expected(entry: dict) -> tuple[str, tuple[int, ...]]:
-    return _TOSA_ELEMENT.get(entry["dtype"], entry["dtype"]), tuple(entry["shape"])
+    """The VGF tensor of a partition input or output: a rank-0 one has shape [1] (a Vulkan
+    tensor has at least one dimension: RankZeroAsShapeOne, vgf/passes/)."""
+    return _TOSA_ELEMENT.get(entry["dtype"], entry["dtype"]), tuple(entry["shape"]) or (1,)
 
 
 def io_mismatches(contents: VgfContents, inputs: list[dict], outputs: list[dict]) -> list[str]:

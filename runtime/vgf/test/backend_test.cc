@@ -249,6 +249,35 @@ TEST(Backend, RefusesWrongArguments) {
   EXPECT_EQ(compare(c->expected[0], args.tensors[2]->data<uint8_t>()).mismatches, 0u);
 }
 
+// A Vulkan tensor has at least one dimension: the graph holds rank-0 values as shape [1], and
+// rank-0 arguments bind to those (one element); other shapes of one element do not.
+TEST(Backend, BindsRankZeroArgumentsToShapeOne) {
+  const std::vector<Case> cases = cases_from_args();
+  const Case* c = find_case(cases, "scalars_vgf");  // x [2, 3], s []; (x * s).sum() [1], x - s [2, 3]
+  ASSERT_TRUE(c != nullptr);
+  ASSERT_EQ(c->inputs[1].shape.size(), 0u);
+  ASSERT_EQ(c->expected[0].shape, std::vector<int64_t>{1});
+  Payload payload(c->vgf);
+  Instance delegate;
+  ASSERT_EQ(delegate.init(payload.data(), payload.size()), Error::Ok);
+  for (const bool rank_zero_output : {false, true}) {
+    SCOPED_TRACE("rank-0 output: %d", rank_zero_output);
+    Arguments args(*c);
+    if (rank_zero_output) {
+      args.replace(2, std::make_unique<TestTensor>(ScalarType::Float, std::vector<int32_t>{}));
+    }
+    ASSERT_EQ(delegate.execute(args.pointers()), Error::Ok);
+    for (size_t o = 0; o < c->expected.size(); ++o) {
+      EXPECT_EQ(compare(c->expected[o], args.tensors[2 + o]->data<uint8_t>()).mismatches, 0u);
+    }
+  }
+  for (const auto& sizes : {std::vector<int32_t>{1, 1}, std::vector<int32_t>{2}}) {
+    Arguments args(*c);
+    args.replace(1, std::make_unique<TestTensor>(ScalarType::Float, sizes));
+    EXPECT_EQ(delegate.execute(args.pointers()), Error::InvalidArgument);
+  }
+}
+
 // Two delegates at once share the device; destroying one leaves the other working.
 TEST(Backend, DelegatesShareTheDevice) {
   const std::vector<Case> cases = cases_from_args();

@@ -41,14 +41,14 @@ TEST(Graph, MatchesTheReferenceModel) {
     for (size_t i = 0; i < c.inputs.size(); ++i) {
       SCOPED_TRACE("input %zu", i);
       EXPECT_EQ(graph->input(i).vk_format, vk_format_of(c.inputs[i].dtype));
-      EXPECT_TRUE(graph->input(i).shape == c.inputs[i].shape);
+      EXPECT_TRUE(c.inputs[i].fits(graph->input(i).shape));
       ASSERT_EQ(graph->input(i).nbytes, c.inputs[i].bytes.size());
       std::memcpy(graph->input_data(i), c.inputs[i].bytes.data(), c.inputs[i].bytes.size());
     }
     for (size_t o = 0; o < c.expected.size(); ++o) {
       SCOPED_TRACE("output %zu", o);
       EXPECT_EQ(graph->output(o).vk_format, vk_format_of(c.expected[o].dtype));
-      EXPECT_TRUE(graph->output(o).shape == c.expected[o].shape);
+      EXPECT_TRUE(c.expected[o].fits(graph->output(o).shape));
       ASSERT_EQ(graph->output(o).nbytes, c.expected[o].bytes.size());
     }
     const auto start = std::chrono::steady_clock::now();

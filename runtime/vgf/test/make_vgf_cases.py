@@ -57,6 +57,14 @@ class IntegerArithmetic(torch.nn.Module):
         return x * 3 - y
 
 
+class Scalars(torch.nn.Module):
+    """A rank-0 input and a rank-0 output: compiled for -t vgf, whose graph holds them as
+    shape [1] (RankZeroAsShapeOne); the delegate binds rank-0 arguments to them."""
+
+    def forward(self, x, s):
+        return (x * s).sum(), x - s
+
+
 def _local_models():
     torch.manual_seed(0)
     ids = torch.randint(-1000, 1000, (2, 3, 4), dtype=torch.int64)
@@ -64,6 +72,7 @@ def _local_models():
         "conv_relu": (ConvRelu().eval(), (torch.randn(1, 3, 12, 12),)),
         "two_outputs": (TwoOutputs().eval(), (torch.randn(1, 4, 6, 6), torch.randn(2, 5))),
         "integer_arithmetic": (IntegerArithmetic().eval(), (ids, ids.flip(0))),
+        "scalars": (Scalars().eval(), (torch.randn(2, 3), torch.tensor(0.5))),
     }
 
 
@@ -79,6 +88,8 @@ CASES = {
     "ds_cnn_int": ("ds_cnn", "TOSA-1.0+INT", True),
     "two_outputs_fp": ("two_outputs", "TOSA-1.0+FP", False),
     "integer_arithmetic_fp": ("integer_arithmetic", "TOSA-1.0+FP", False),
+    # -t vgf: the .tosa -i keeps is the graph after the VGF backend's rewrites.
+    "scalars_vgf": ("scalars", "vgf", False),
 }
 
 
@@ -99,7 +110,7 @@ def random_input(spec: dict, rng: np.random.Generator) -> np.ndarray:
 
 
 def tensor_record(array: np.ndarray) -> bytes:
-    array = np.ascontiguousarray(array)
+    array = np.array(array, order="C")  # np.ascontiguousarray would make a rank-0 array rank 1
     code = DTYPE_CODES[array.dtype]
     header = struct.pack("<II", code, array.ndim) + struct.pack(f"<{array.ndim}q", *array.shape)
     return header + array.astype(array.dtype.newbyteorder("<")).tobytes()

@@ -30,6 +30,11 @@ struct IoTensor {
   bool is_float() const {
     return dtype == kFloat32;
   }
+  // Whether a graph tensor of `graph_shape` holds this one: the same shape, or [1] for a
+  // rank-0 tensor (a Vulkan tensor has at least one dimension).
+  bool fits(const std::vector<int64_t>& graph_shape) const {
+    return graph_shape == shape || (shape.empty() && graph_shape == std::vector<int64_t>{1});
+  }
 };
 
 struct Case {
