@@ -17,6 +17,7 @@ from etarm.testing.binary_checks import (
 )
 from etarm.testing.cpu_fallback import Fn
 from etarm.testing.quantized_reference import assert_quantized_close
+from etarm.testing.extension_floats import assert_extension_float_close, assert_needs_extension, assert_not_lowered
 
 ARITHMETIC = arithmetic_checks(torch.add, "ADD", alpha=2.5)
 
@@ -52,3 +53,22 @@ def test_partition_io_are_int8_with_qparams():
         assert entry["scale"] > 0 and -128 <= entry["zero_point"] <= 127
     # The second input spans a 4x wider range: its scale is larger.
     assert partition["inputs"][1]["scale"] > 2 * partition["inputs"][0]["scale"]
+
+
+# --- bf16 (TOSA-1.0+FP+bf16): ADD with a broadcast and a scalar; fp8 has no ADD ---
+
+
+def test_bf16_add():
+    gen = torch.Generator().manual_seed(14)
+    a, b = (torch.rand(2, 3, 4, generator=gen) * 4 - 2).bfloat16(), (torch.rand(3, 1, generator=gen) * 4 - 2).bfloat16()
+    assert_extension_float_close(Fn(lambda x, y: x + y + 0.75), (a, b), torch.bfloat16, scale=4.0)
+
+
+def test_bf16_add_needs_the_extension():
+    a = torch.ones(2, 3).bfloat16()
+    assert_needs_extension(Fn(lambda x, y: x + y), (a, a), torch.bfloat16, "aten.add.Tensor")
+
+
+def test_fp8_add_is_not_lowered():
+    a = torch.ones(2, 3).to(torch.float8_e5m2)
+    assert_not_lowered(Fn(lambda x, y: x + y), (a, a), torch.float8_e5m2, "aten.add.Tensor")

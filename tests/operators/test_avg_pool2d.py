@@ -17,6 +17,8 @@ from etarm.testing.partition_report import tosa_ops
 from etarm.testing.quantized_reference import assert_quantized_close
 from etarm.testing.reduction_checks import INT16, INT16_ONE_LSB, quantized_input, quantized_inputs
 from etarm.testing.tosa_reference import assert_close_to_torch
+from etarm.testing.extension_floats import BF16_AND_FP8, assert_extension_float_close, assert_needs_extension
+from etarm.compiler import compile_model
 
 # (kernel, stride, padding, ceil_mode, count_include_pad, divisor_override, input shape)
 AVG_POOL2D = [
@@ -92,3 +94,27 @@ def test_int16():
     fn = Fn(lambda x: F.avg_pool2d(x, 3, 2, 1, count_include_pad=False))
     run = assert_quantized_close(fn, (x,), INT16, max_lsb=INT16_ONE_LSB)
     assert tosa_ops(run).count("DEPTHWISE_CONV2D") == 1
+
+
+# --- the FP extensions' floats (AVG_POOL2D: bf16 accumulates in FP32, fp8 in FP16) ---
+
+
+@pytest.mark.parametrize("dtype", BF16_AND_FP8)
+@pytest.mark.parametrize("kernel, stride, padding, count_include_pad", [(2, 2, 0, True), (3, 1, 1, False), (3, 2, 1, True)])
+def test_extension_float_avg_pool2d(dtype, kernel, stride, padding, count_include_pad):
+    x = (torch.rand(1, 3, 7, 6, generator=torch.Generator().manual_seed(6)) * 4 - 2).to(dtype)
+    pool = Fn(lambda t: F.avg_pool2d(t, kernel, stride, padding, count_include_pad=count_include_pad))
+    assert_extension_float_close(pool, (x,), dtype, scale=2.0)
+
+
+@pytest.mark.parametrize("dtype", BF16_AND_FP8)
+def test_extension_float_avg_pool2d_needs_its_extension(dtype):
+    pool = Fn(lambda t: F.avg_pool2d(t, 2))
+    assert_needs_extension(pool, (torch.ones(1, 2, 4, 4).to(dtype),), dtype, "aten.avg_pool2d.default")
+
+
+def test_fp8_avg_pool2d_divisor_override_stays_on_cpu():
+    pool = Fn(lambda t: F.avg_pool2d(t, 2, divisor_override=3))
+    report = compile_model(pool, (torch.ones(1, 2, 4, 4).to(torch.float8_e4m3fn),), "TOSA-1.0+FP+fp8e4m3").report
+    (entry,) = [e for e in report["cpu_ops"] if e["op"] == "aten.avg_pool2d.default"]
+    assert "divisor_override on fp8" in entry["reason"]

@@ -31,6 +31,7 @@ from etarm.testing.matmul_checks import seeded_randn
 from etarm.testing.partition_report import tosa_ops
 from etarm.testing.quantized_reference import assert_quantized_close
 from etarm.testing.tosa_reference import assert_close_to_torch
+from etarm.testing.extension_floats import BF16_AND_FP8, assert_extension_float_close, assert_needs_extension
 
 TOL = dict(atol=1e-4, rtol=1e-4)
 INT16 = "TOSA-1.0+INT+int16"
@@ -261,3 +262,34 @@ def test_int8_conv_transpose3d_stays_on_cpu():
     conv = torch.nn.ConvTranspose3d(2, 2, 2).eval()
     reason = _cpu_reason(conv, seeded_randn((1, 2, 3, 3, 3)))
     assert reason == "3-D transposed convolution (transposed=True) has no TOSA operator"
+
+
+# --- the FP extensions' floats (bf16: FP32 accumulator; fp8: FP16 accumulator and result, cast back) ---
+
+
+class _ConvWithBias(torch.nn.Module):
+    def __init__(self, dtype, groups=1, transposed=False):
+        super().__init__()
+        gen = torch.Generator().manual_seed(7)
+        shape = (4, 4 // groups, 3, 3)
+        self.weight = torch.nn.Parameter((torch.randn(shape, generator=gen) / 3).to(dtype), requires_grad=False)
+        self.bias = torch.nn.Parameter((torch.randn(4, generator=gen) / 4).to(dtype), requires_grad=False)
+        self.groups, self.transposed = groups, transposed
+
+    def forward(self, x):
+        if self.transposed:
+            return F.conv_transpose2d(x, self.weight, self.bias, stride=2, groups=self.groups)
+        return F.conv2d(x, self.weight, self.bias, padding=1, groups=self.groups)
+
+
+@pytest.mark.parametrize("dtype", BF16_AND_FP8)
+@pytest.mark.parametrize("groups, transposed", [(1, False), (4, False), (2, False), (1, True)])
+def test_extension_float_convolution(dtype, groups, transposed):
+    x = (torch.rand(1, 4, 6, 5, generator=torch.Generator().manual_seed(3)) * 2 - 1).to(dtype)
+    assert_extension_float_close(_ConvWithBias(dtype, groups, transposed), (x,), dtype, scale=4.0)
+
+
+@pytest.mark.parametrize("dtype", BF16_AND_FP8)
+def test_extension_float_convolution_needs_its_extension(dtype):
+    x = torch.ones(1, 4, 6, 5).to(dtype)
+    assert_needs_extension(_ConvWithBias(dtype), (x,), dtype, "aten.convolution.default")

@@ -10,6 +10,7 @@ import torch.nn.functional as F
 
 from etarm.testing.indexing_checks import TARGETS, Buffered, integer_values
 from etarm.testing.many_ops import assert_each_exact
+from etarm.testing.extension_floats import BF16_AND_FP8, assert_extension_float_close, assert_needs_extension
 
 
 @pytest.mark.parametrize("target", TARGETS)
@@ -42,3 +43,27 @@ def test_buffer_ids():
 
 def test_integer_values():
     assert_each_exact({"embedding": lambda x, i: F.embedding(i[2], x[0])}, integer_values(), "TOSA-1.0+FP+INT")
+
+
+# --- the FP extensions' floats: GATHER moves bf16 and fp8 ---
+
+
+class _Embedding(torch.nn.Module):
+    def __init__(self, dtype):
+        super().__init__()
+        table = torch.rand(6, 4, generator=torch.Generator().manual_seed(10)) * 4 - 2
+        self.table = torch.nn.Parameter(table.to(dtype), requires_grad=False)
+
+    def forward(self, indices):
+        return F.embedding(indices, self.table)
+
+
+@pytest.mark.parametrize("dtype", BF16_AND_FP8)
+def test_extension_float_embedding(dtype):
+    indices = torch.tensor([[5, 0, 2], [2, 2, 1]])
+    assert_extension_float_close(_Embedding(dtype), (indices,), dtype)
+
+
+@pytest.mark.parametrize("dtype", BF16_AND_FP8)
+def test_extension_float_embedding_needs_its_extension(dtype):
+    assert_needs_extension(_Embedding(dtype), (torch.tensor([1, 3]),), dtype, "aten.embedding.default")

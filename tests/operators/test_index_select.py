@@ -13,6 +13,8 @@ from etarm.testing.data_movement_checks import exact_cases
 from etarm.testing.indexing_checks import TARGETS, Buffered, integer_values
 from etarm.testing.many_ops import assert_each_exact
 from etarm.testing.packed_cases import Cases
+from etarm.testing.extension_floats import BF16_AND_FP8, assert_extension_float_close
+from etarm.testing.cpu_fallback import Fn
 
 
 def _all_dims(x):
@@ -74,3 +76,13 @@ def test_int_values_need_int_profile():
     x = torch.randint(0, 9, (4, 3), dtype=torch.int32)
     reason = cpu_reason(lambda x: x.index_select(0, torch.tensor([1, 0])), (x,), "aten.index_select")
     assert reason == "input dtype torch.int32 needs the TOSA INT profile, which TOSA-1.0+FP does not name"
+
+
+# --- the FP extensions' floats: GATHER moves bf16 and fp8 ---
+
+
+@pytest.mark.parametrize("dtype", BF16_AND_FP8)
+def test_extension_float_index_select(dtype):
+    x = (torch.rand(3, 5, 2, generator=torch.Generator().manual_seed(12)) * 4 - 2).to(dtype)
+    indices = torch.tensor([4, 0, 0, 2])
+    assert_extension_float_close(Fn(lambda t, i: t.index_select(1, i)), (x, indices), dtype)

@@ -14,6 +14,7 @@ from etarm.testing.matmul_checks import a16w8_operands, assert_a16w8_matmul, ass
 from etarm.testing.partition_report import tosa_ops
 from etarm.testing.quantized_reference import assert_quantized_close
 from etarm.testing.tosa_reference import assert_close_to_torch
+from etarm.testing.extension_floats import BF16_AND_FP8, assert_extension_float_close, assert_needs_extension
 
 
 @pytest.mark.parametrize(
@@ -68,3 +69,20 @@ def test_int8_matmul_shared_right_operand_and_vectors():
 def test_a16w8_matmul():
     a, _b, c, _s = a16w8_operands()
     assert_a16w8_matmul(torch.matmul, (a, c))
+
+
+# --- the FP extensions' floats (MATMUL: bf16 into FP32, fp8 into FP16, cast back) ---
+
+
+@pytest.mark.parametrize("dtype", BF16_AND_FP8)
+@pytest.mark.parametrize("shapes", [((5, 7), (7, 3)), ((2, 4, 6), (2, 6, 3)), ((3, 2, 5), (5, 4))])
+def test_extension_float_matmul(dtype, shapes):
+    gen = torch.Generator().manual_seed(11)
+    a, b = ((torch.rand(shape, generator=gen) * 2 - 1).to(dtype) for shape in shapes)
+    assert_extension_float_close(Fn(torch.matmul), (a, b), dtype, scale=4.0)
+
+
+@pytest.mark.parametrize("dtype", BF16_AND_FP8)
+def test_extension_float_matmul_needs_its_extension(dtype):
+    a, b = torch.ones(4, 5).to(dtype), torch.ones(5, 2).to(dtype)
+    assert_needs_extension(Fn(torch.matmul), (a, b), dtype, "aten.mm.default")

@@ -16,6 +16,7 @@ from etarm.testing.partition_report import tosa_ops
 from etarm.testing.quantized_reference import assert_quantized_close
 from etarm.testing.reduction_checks import INT16, quantized_input, quantized_inputs
 from etarm.testing.tosa_reference import assert_close_to_torch
+from etarm.testing.extension_floats import BF16_AND_FP8, assert_extension_float_close, assert_needs_extension
 
 # (kernel, stride, padding, ceil_mode, input shape)
 MAX_POOL2D = [
@@ -101,3 +102,20 @@ def test_int8_indices_stay_on_cpu():
     report = compile_model(fn, (quantized_input(1, 2, 5, 7),), "TOSA-1.0+INT", quantize=True).report
     reasons = {entry["op"]: entry["reason"] for entry in report["cpu_ops"]}
     assert "indices output" in reasons["aten.max_pool2d_with_indices.default"]
+
+
+# --- the FP extensions' floats (MAX_POOL2D takes bf16 and fp8 alike) ---
+
+
+@pytest.mark.parametrize("dtype", BF16_AND_FP8)
+@pytest.mark.parametrize("kernel, stride, padding", [(2, 2, 0), (3, 1, 1), (3, 2, 1)])
+def test_extension_float_max_pool2d(dtype, kernel, stride, padding):
+    x = (torch.rand(1, 3, 7, 6, generator=torch.Generator().manual_seed(5)) * 4 - 2).to(dtype)
+    pool = Fn(lambda t: F.max_pool2d(t, kernel, stride, padding))
+    assert_extension_float_close(pool, (x,), dtype, scale=2.0)
+
+
+@pytest.mark.parametrize("dtype", BF16_AND_FP8)
+def test_extension_float_max_pool2d_needs_its_extension(dtype):
+    pool = Fn(lambda t: F.max_pool2d(t, 2))
+    assert_needs_extension(pool, (torch.ones(1, 2, 4, 4).to(dtype),), dtype, "aten.max_pool2d_with_indices.default")

@@ -12,6 +12,7 @@ import torch
 from etarm.testing.binary_checks import arithmetic_checks, arithmetic_operands, assert_scalar_operand_close
 from etarm.testing.cpu_fallback import Fn
 from etarm.testing.quantized_reference import assert_quantized_close
+from etarm.testing.extension_floats import assert_extension_float_close
 
 ARITHMETIC = arithmetic_checks(torch.mul, "MUL")
 
@@ -46,3 +47,12 @@ def test_product_with_a_positive_constant_is_one_rescale(target):
     run = assert_quantized_close(Fn(fn), arithmetic_operands((2, 3, 4)), target=target)
     ops = run.result.report["partitions"][0]["tosa_ops"]
     assert ops.count("MUL") == 1, ops
+
+
+# --- bf16 (TOSA-1.0+FP+bf16) ---
+
+
+def test_bf16_mul():
+    gen = torch.Generator().manual_seed(15)
+    a, b = ((torch.rand(4, 5, generator=gen) * 4 - 2).bfloat16() for _ in range(2))
+    assert_extension_float_close(Fn(lambda x, y: x * y * 3), (a, b), torch.bfloat16, scale=12.0)

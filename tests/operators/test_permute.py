@@ -9,6 +9,8 @@ import torch
 
 from etarm.testing.cpu_fallback import cpu_reason
 from etarm.testing.data_movement_checks import DTYPE_TARGETS, assert_dtypes_move_exactly, layout_cases
+from etarm.testing.extension_floats import BF16_AND_FP8, assert_extension_float_close, assert_needs_extension
+from etarm.testing.cpu_fallback import Fn
 
 
 def _permutations(x):
@@ -39,3 +41,19 @@ def test_int32_data_needs_int_profile():
         lambda x: x.permute(1, 0), (torch.randint(0, 9, (2, 3), dtype=torch.int32),), "aten.permute_copy"
     )
     assert reason == "result dtype torch.int32 needs the TOSA INT profile, which TOSA-1.0+FP does not name"
+
+
+# --- the FP extensions' floats: data layout moves bf16 and fp8 ---
+
+
+@pytest.mark.parametrize("dtype", BF16_AND_FP8)
+@pytest.mark.parametrize("dims", [(1, 0, 2), (2, 0, 1), (0, 2, 1)])
+def test_extension_float_permute(dtype, dims):
+    x = (torch.rand(2, 3, 4, generator=torch.Generator().manual_seed(8)) * 4 - 2).to(dtype)
+    assert_extension_float_close(Fn(lambda t: t.permute(dims)), (x,), dtype)
+
+
+@pytest.mark.parametrize("dtype", BF16_AND_FP8)
+def test_extension_float_permute_needs_its_extension(dtype):
+    x = torch.ones(2, 3, 4).to(dtype)
+    assert_needs_extension(Fn(lambda t: t.permute(2, 0, 1)), (x,), dtype, "aten.permute_copy.default")

@@ -12,6 +12,7 @@ from etarm.testing.cpu_fallback import Fn, cpu_ops
 from etarm.testing.partition_report import tosa_ops
 from etarm.testing.quantized_reference import assert_quantized_close
 from etarm.testing.reduction_checks import INT16, INT16_ONE_LSB, quantized_input, quantized_inputs, reduction_cases
+from etarm.testing.extension_floats import assert_extension_float_close, assert_needs_extension, assert_not_lowered
 
 
 def test_fp():
@@ -51,3 +52,22 @@ def test_int16_sums_that_could_overflow_int32_stay_on_cpu():
         reasons["aten.sum.dim_IntList"]
         == "the reduction adds 70000 int16 values, which can overflow the int32 accumulator"
     )
+
+
+# --- bf16 (TOSA-1.0+FP+bf16: REDUCE_SUM, accumulated in FP32 as torch does); fp8 has no REDUCE_SUM ---
+
+
+@pytest.mark.parametrize("dims, keepdim", [((1,), False), ((0, 2), True), (None, False)])
+def test_bf16_sum(dims, keepdim):
+    x = (torch.rand(3, 4, 5, generator=torch.Generator().manual_seed(16)) * 2 - 1).bfloat16()
+    fn = Fn(lambda t: t.sum() if dims is None else t.sum(dim=dims, keepdim=keepdim))
+    assert_extension_float_close(fn, (x,), torch.bfloat16, scale=8.0)
+
+
+def test_bf16_sum_needs_the_extension():
+    assert_needs_extension(Fn(lambda t: t.sum(1)), (torch.ones(2, 3).bfloat16(),), torch.bfloat16, "aten.sum.dim_IntList")
+
+
+def test_fp8_sum_is_not_lowered():
+    x = torch.ones(2, 3).to(torch.float8_e4m3fn)
+    assert_not_lowered(Fn(lambda t: t.sum(1)), (x,), torch.float8_e4m3fn, "aten.sum.dim_IntList")

@@ -15,11 +15,13 @@ import torch
 import tosa_serializer as ts
 
 from etarm.lowering import int_math
-from etarm.lowering.dtype_rules import FLOAT, INT, SMALL_INT, dtype_kind
+from etarm.lowering.dtype_rules import FLOAT, INT, SMALL_INT, dtype_kind, is_fp8
 from etarm.tosa_ir.graph import TosaGraph, TosaTensor
 from etarm.tosa_ir.mapping import numpy_dtype, tosa_dtype
 
-FLOAT_TOSA = (ts.DType.FP32, ts.DType.FP16)
+FLOAT_TOSA = (ts.DType.FP32, ts.DType.FP16, ts.DType.BF16)
+# TOSA 1.0 CASTs fp8 only to and from FP16/BF16/FP32, and computes nothing else on it.
+FP8_TOSA = (ts.DType.FP8E4M3, ts.DType.FP8E5M2)
 INT_TOSA = (ts.DType.INT8, ts.DType.INT16, ts.DType.INT32)
 _PROPAGATE = ts.NanPropagationMode.PROPAGATE
 
@@ -149,6 +151,12 @@ class Composer:
             return self.ne(x, 0)
         if src in FLOAT_TOSA and dtype in INT_TOSA:
             return self.cast(self.trunc(x), dtype)
+        if src in FP8_TOSA and dtype in FP8_TOSA:
+            # fp8 -> FP16 is exact, so this rounds once, as the direct conversion would.
+            x = self.cast(x, ts.DType.FP16)
+        elif {src, dtype} == {ts.DType.BF16, ts.DType.FP16}:
+            # TOSA 1.0 has no BF16 <-> FP16 CAST; through FP32 (exact) it still rounds once.
+            x = self.cast(x, ts.DType.FP32)
         return self.cast(x, dtype)
 
     def trunc(self, x) -> TosaTensor:
@@ -261,6 +269,9 @@ def conversion_reason(src: torch.dtype, dst: torch.dtype, spec) -> str | None:
         return f"conversion involving {bad} is not supported"
     if tosa_dtype(src) == tosa_dtype(dst):
         return None
+    fp8 = [dtype for dtype in (src, dst) if is_fp8(dtype)]
+    if fp8 and not (src.is_floating_point and dst.is_floating_point):
+        return f"converting {src} to {dst}: TOSA 1.0 CASTs {fp8[0]} only to and from floats"
     if FLOAT in kinds and not spec.supports_fp():
         return f"converting {src} to {dst} needs the TOSA FP profile"
     if set(kinds) <= {INT, SMALL_INT} and not spec.supports_int():

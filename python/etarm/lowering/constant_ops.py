@@ -17,7 +17,7 @@ from etarm.lowering.dtype_rules import ANY_PROFILE, BOOL, FLOAT, FP, INT, SMALL_
 from etarm.lowering.quantized import is_int_spec
 from etarm.lowering.registry import NodeVisitor
 from etarm.op_names import op_name
-from etarm.tosa_ir.mapping import fits_int32, tosa_dtype
+from etarm.tosa_ir.mapping import fits_int32, tensor_array, tosa_dtype
 from etarm.tosa_ir.quant_params import is_quantized, output_qparams
 
 # CONST takes bool and integers in both profiles, floats in PRO-FP.
@@ -104,5 +104,5 @@ class ConstantVisitor(NodeVisitor):
             return
         if value.dtype == torch.int64:
             value = value.to(torch.int32)
-        tensor = graph.const(value.numpy(), tosa_dtype(node.meta["val"].dtype), stem=node.name)
+        tensor = graph.const(tensor_array(value), tosa_dtype(node.meta["val"].dtype), stem=node.name)
         Composer(graph, node).finish(tensor)

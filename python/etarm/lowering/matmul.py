@@ -13,7 +13,9 @@ import math
 import torch
 import tosa_serializer as ts
 
+from etarm.lowering import spatial
 from etarm.lowering import tensor_math as tm
+from etarm.lowering.dtype_rules import EXTENSION_FLOATS
 from etarm.lowering.quantized import FloatAndQuantizedVisitor
 from etarm.lowering.quantized_products import (
     accumulation,
@@ -28,7 +30,8 @@ ZeroPoints = tuple[TosaTensor, TosaTensor]
 
 
 def matmul3(graph: TosaGraph, a: TosaTensor, b: TosaTensor, zero_points: ZeroPoints | None = None) -> TosaTensor:
-    """MATMUL of rank-3 operands; FP16 accumulates into FP32 (as torch does on CPU), then casts back.
+    """MATMUL of rank-3 operands; FP16/BF16 accumulate into FP32 (as torch does on CPU), fp8 into
+    FP16 (TOSA 1.0's only fp8 MATMUL), then the result casts back.
 
     Integer operands (``zero_points``: their A_zp / B_zp tensors) give the accumulator itself:
     int32 for int8, int48 for int16.
@@ -39,7 +42,8 @@ def matmul3(graph: TosaGraph, a: TosaTensor, b: TosaTensor, zero_points: ZeroPoi
         return graph.emit(ts.Op.MATMUL, [a, b, *zero_points], (batch, rows, cols), accumulator_dtype(a.dtype))
     zero_a = graph.const([0], a.dtype, shape=(1,), stem="a_zp")
     zero_b = graph.const([0], b.dtype, shape=(1,), stem="b_zp")
-    product = graph.emit(ts.Op.MATMUL, [a, b, zero_a, zero_b], (batch, rows, cols), ts.DType.FP32)
+    accumulator = spatial.accumulator_dtype(a.dtype)
+    product = graph.emit(ts.Op.MATMUL, [a, b, zero_a, zero_b], (batch, rows, cols), accumulator)
     return tm.cast(graph, product, a.dtype)
 
 
@@ -116,6 +120,7 @@ class MatrixProductVisitor(FloatAndQuantizedVisitor):
     ``quantized_matmul``. Subclasses give the ranks each operand may have."""
 
     operand_names = ("self", "mat2")
+    extension_floats = EXTENSION_FLOATS
     ranks: tuple[int, ...]
 
     def _named_operands(self, node):

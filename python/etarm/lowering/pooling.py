@@ -25,6 +25,7 @@ import torch
 import tosa_serializer as ts
 
 from etarm.lowering import integer_sums, shapes, spatial
+from etarm.lowering.dtype_rules import EXTENSION_FLOATS, is_fp8
 from etarm.lowering.quantized import input_qparams, is_int_spec, is_quantized, output_qparams, rescale
 from etarm.lowering.registry import NodeVisitor
 from etarm.tosa_ir.graph import TosaGraph, TosaTensor
@@ -334,6 +335,7 @@ class PoolVisitor(NodeVisitor):
 
     profiles = frozenset({"FP", "INT"})
     spatial_rank: ClassVar[int]
+    extension_floats = EXTENSION_FLOATS
 
     def result_value(self, node: torch.fx.Node) -> torch.Tensor:
         """The pooled values (a multi-output op overrides this)."""
@@ -381,6 +383,8 @@ class AvgPoolVisitor(PoolVisitor):
 
     def pool_reason(self, node):
         window, args = self.window(node)
+        if args.get("divisor_override") and is_fp8(node.meta["val"].dtype):
+            return "divisor_override on fp8 needs a MUL, which TOSA 1.0 has no fp8 form of"
         return avg_pool_reason(node, window, args["count_include_pad"], args.get("divisor_override"))
 
     def divisors(self, node) -> tuple[PoolWindow, np.ndarray]:

@@ -13,6 +13,7 @@ from typing import ClassVar
 
 import torch
 
+from etarm.lowering.dtype_rules import BF16, every_tensor_dtype, extension_float_reason
 from etarm.op_names import op_name
 from etarm.tosa_ir.specification import TosaSpecification
 
@@ -30,6 +31,11 @@ class NodeVisitor:
     # etarm.lowering.quantized). Otherwise the node's integer inputs and output must
     # share one scale and zero point, so values pass through unchanged (data movement).
     handles_qparams: ClassVar[bool] = False
+    # The FP extensions' float types (dtype_rules.EXTENSION_FLOATS) define() lowers: bf16 for
+    # every float operator, as TOSA's bf16 extension covers every PRO-FP operator; a visitor
+    # also lowering fp8 (data movement, products, pools, casts) names FP8 too; one that
+    # cannot lower bf16 names none. The registry checks them and their extension before check().
+    extension_floats: ClassVar[frozenset[torch.dtype]] = BF16
 
     def check(self, node: torch.fx.Node, spec: TosaSpecification) -> str | None:
         """Returns why ``node`` cannot be lowered for ``spec``, or None if it can."""
@@ -72,4 +78,5 @@ def rejection_reason(node: torch.fx.Node, spec: TosaSpecification) -> str | None
         return f"no TOSA lowering for {op_name(node.target)}"
     if not (visitor.profiles & spec.profiles):
         return f"{op_name(node.target)} is not lowered for {spec}"
-    return visitor.check(node, spec)
+    reason = extension_float_reason(op_name(node.target), every_tensor_dtype(node), spec, visitor.extension_floats)
+    return reason or visitor.check(node, spec)

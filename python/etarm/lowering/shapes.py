@@ -18,18 +18,20 @@ from typing import Sequence
 import torch
 import tosa_serializer as ts
 
+from etarm.lowering.dtype_rules import EXTENSION_FLOATS
 from etarm.lowering.registry import NodeVisitor
 from etarm.lowering.tensor_math import argument
 from etarm.tosa_ir.graph import TosaGraph, TosaTensor
 from etarm.tosa_ir.specification import TosaSpecification
 
 # torch dtype -> the TOSA profile whose data-layout operators move it (None: every profile).
-# int64 is narrowed to int32 (TOSA 1.0 has no 64-bit integers). bfloat16 is left out: it needs
-# the bf16 extension and has no numpy type for constants and reference runs.
+# int64 is narrowed to int32 (TOSA 1.0 has no 64-bit integers). bf16 and fp8 also need their
+# extension (checked by the registry, see dtype_rules.extension_float_reason).
 # NUMERIC_PROFILE: the same for the non-bool dtypes (shared with GATHER, see indexing.py).
 NUMERIC_PROFILE = {
     torch.float32: "FP",
     torch.float16: "FP",
+    **{dtype: "FP" for dtype in EXTENSION_FLOATS},
     torch.int8: "INT",
     torch.int16: "INT",
     torch.int32: "INT",
@@ -305,6 +307,7 @@ def slice_bounds(size: int, start, end, step: int) -> tuple[int, int]:
 
 class LayoutVisitor(NodeVisitor):
     """An op moving the data of argument 0, which ``layout_reason`` checks (expand, permute, repeat)."""
+    extension_floats = EXTENSION_FLOATS
 
     def check(self, node, spec):
         return layout_reason(node, spec, node.args[0])
@@ -319,6 +322,7 @@ class ReshapeVisitor(LayoutVisitor):
 
 class PassThroughVisitor(NodeVisitor):
     """An op that emits no TOSA operator (alias, detach): its result is argument 0's value."""
+    extension_floats = EXTENSION_FLOATS
 
     def check(self, node, spec):
         return alias_reason(fake(node))

@@ -25,6 +25,7 @@ import torch
 import tosa_serializer as ts
 
 from etarm.lowering import shapes
+from etarm.lowering.dtype_rules import EXTENSION_FLOATS
 from etarm.lowering.registry import NodeVisitor
 from etarm.tosa_ir.graph import TosaGraph, TosaTensor
 from etarm.tosa_ir.mapping import numpy_dtype
@@ -33,7 +34,8 @@ from etarm.tosa_ir.mapping import numpy_dtype
 MAX_KERNEL = 8192
 MAX_STRIDE = 8192
 
-FLOAT_DTYPES = (torch.float32, torch.float16)
+FLOAT_DTYPES = (torch.float32, torch.float16, *EXTENSION_FLOATS)
+_FP8 = (ts.DType.FP8E4M3, ts.DType.FP8E5M2)
 
 
 # --- arguments ---------------------------------------------------------------------------
@@ -67,7 +69,7 @@ def float_input_reason(node: torch.fx.Node, what: str = "input") -> str | None:
     if not isinstance(fake, torch.Tensor):
         return f"{what} is not a tensor"
     if fake.dtype not in FLOAT_DTYPES:
-        return f"{what} dtype {fake.dtype} is not supported (float32/float16 only)"
+        return f"{what} dtype {fake.dtype} is not supported (floats only)"
     results = node.meta["val"]
     for value in (fake, *(results if isinstance(results, (tuple, list)) else [results])):
         if isinstance(value, torch.Tensor) and not all(isinstance(d, int) for d in value.shape):
@@ -76,8 +78,14 @@ def float_input_reason(node: torch.fx.Node, what: str = "input") -> str | None:
 
 
 def accumulator_dtype(dtype):
-    """Float convolutions and pools accumulate in FP32 (torch accumulates fp16 in fp32 too)."""
-    return ts.DType.FP32
+    """Float convolutions and pools accumulate in FP32 (torch accumulates fp16/bf16 in fp32 too);
+    TOSA 1.0 has fp8 ones accumulate in FP16."""
+    return ts.DType.FP16 if dtype in _FP8 else ts.DType.FP32
+
+
+def product_dtype(dtype):
+    """The result (and bias) type of a float CONV/MATMUL on ``dtype`` operands: fp8 gives FP16."""
+    return ts.DType.FP16 if dtype in _FP8 else dtype
 
 
 def zero_point(graph: TosaGraph, dtype) -> TosaTensor:
@@ -268,6 +276,7 @@ def shuffle_pixels(graph: TosaGraph, node: torch.fx.Node, factor: int, *, invers
 
 class PixelShuffleFamilyVisitor(NodeVisitor):
     """aten.pixel_shuffle / aten.pixel_unshuffle (``inverse``), kept whole: ``shuffle_pixels``."""
+    extension_floats = EXTENSION_FLOATS
 
     inverse: bool
 

@@ -13,11 +13,12 @@ from typing import Sequence
 import torch
 import tosa_serializer as ts
 
+from etarm.lowering.dtype_rules import EXTENSION_FLOATS
 from etarm.tosa_ir.graph import TosaGraph, TosaTensor
 from etarm.tosa_ir.mapping import tosa_dtype
 
-# Float dtypes the composites of this area lower (bfloat16 needs the bf16 extension and has no numpy type).
-FLOAT_DTYPES = (torch.float32, torch.float16)
+# Float dtypes the composites of this area lower (those of the FP extensions if the registry let them in).
+FLOAT_DTYPES = (torch.float32, torch.float16, *EXTENSION_FLOATS)
 
 
 def float_tensor_reason(value, what: str = "input") -> str | None:
@@ -25,7 +26,7 @@ def float_tensor_reason(value, what: str = "input") -> str | None:
     if not isinstance(value, torch.Tensor):
         return f"{what} is not a tensor"
     if value.dtype not in FLOAT_DTYPES:
-        return f"{what} dtype {value.dtype} is not supported (only float32/float16)"
+        return f"{what} dtype {value.dtype} is not supported (only floats)"
     if value.numel() == 0:
         return f"{what} has no elements (TOSA tensors cannot be empty)"
     return None
@@ -88,8 +89,8 @@ def cast(graph: TosaGraph, tensor: TosaTensor, dtype) -> TosaTensor:
 
 
 def widen(graph: TosaGraph, tensor: TosaTensor) -> TosaTensor:
-    """FP16 -> FP32 for accumulating composites (torch accumulates half in float on CPU)."""
-    return cast(graph, tensor, ts.DType.FP32) if tensor.dtype == ts.DType.FP16 else tensor
+    """FP16/BF16 -> FP32 for accumulating composites (torch accumulates half floats in float on CPU)."""
+    return cast(graph, tensor, ts.DType.FP32) if tensor.dtype in (ts.DType.FP16, ts.DType.BF16) else tensor
 
 
 def narrow(graph: TosaGraph, tensor: TosaTensor, dtype) -> TosaTensor:

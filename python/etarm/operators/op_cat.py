@@ -3,6 +3,7 @@
 import torch
 
 from etarm.lowering import shapes
+from etarm.lowering.dtype_rules import EXTENSION_FLOATS
 from etarm.lowering.registry import NodeVisitor, register
 from etarm.lowering.tensor_math import argument
 
@@ -10,6 +11,7 @@ from etarm.lowering.tensor_math import argument
 @register
 class CatVisitor(NodeVisitor):
     targets = ("aten.cat.default",)
+    extension_floats = EXTENSION_FLOATS
 
     def check(self, node, spec):
         tensors = list(node.args[0])

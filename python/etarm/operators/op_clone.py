@@ -3,6 +3,7 @@
 
 import torch
 
+from etarm.lowering.dtype_rules import EXTENSION_FLOATS
 from etarm.lowering.dtype_rules import dtype_kind
 from etarm.lowering.registry import NodeVisitor, register
 from etarm.op_names import op_name
@@ -11,6 +12,7 @@ from etarm.op_names import op_name
 @register
 class CloneVisitor(NodeVisitor):
     targets = ("dim_order_ops._clone_dim_order.default", "aten.clone.default")
+    extension_floats = EXTENSION_FLOATS
 
     def check(self, node, spec):
         dtype = node.meta["val"].dtype

@@ -3,6 +3,7 @@
 import torch
 
 from etarm.lowering import shapes
+from etarm.lowering.dtype_rules import EXTENSION_FLOATS
 from etarm.lowering.registry import NodeVisitor, register
 from etarm.lowering.tensor_math import argument
 from etarm.tosa_ir.quant_params import is_quantized, output_qparams
@@ -33,6 +34,7 @@ def stored_pad_value(node):
 @register
 class ConstantPadNdVisitor(NodeVisitor):
     targets = ("aten.constant_pad_nd.default",)
+    extension_floats = EXTENSION_FLOATS
 
     def check(self, node, spec):
         x = shapes.fake(node.args[0])

@@ -17,6 +17,8 @@ import tosa_serializer as ts
 
 from etarm.lowering import quantized_products as qp
 from etarm.lowering import shapes, spatial
+from etarm.lowering import tensor_math as tm
+from etarm.lowering.dtype_rules import EXTENSION_FLOATS
 from etarm.lowering.quantized import is_int_spec, is_quantized
 from etarm.lowering.registry import NodeVisitor, register
 from etarm.tosa_ir.graph import TosaTensor
@@ -40,7 +42,7 @@ def _as_2d(values: tuple, filler: int) -> tuple:
 def _bias(graph, args: dict, out_channels: int, dtype):
     if args["bias"] is None:
         return graph.const([0.0] * out_channels, dtype, shape=(out_channels,), stem="bias")
-    return graph.value(args["bias"])
+    return tm.cast(graph, graph.value(args["bias"]), dtype)
 
 
 def _transposed_crop(pad: int, extent: int) -> tuple[int, int]:
@@ -75,6 +77,7 @@ def _quantized_reason(args: dict) -> str | None:
 class ConvolutionVisitor(NodeVisitor):
     targets = ("aten.convolution.default",)
     profiles = frozenset({"FP", "INT"})
+    extension_floats = EXTENSION_FLOATS
     handles_qparams = True
 
     def check(self, node, spec):
@@ -128,10 +131,11 @@ class ConvolutionVisitor(NodeVisitor):
             )
         else:
             operands = _Operands(
-                _bias(graph, args, out_channels, out.dtype),
+                # fp8 convolutions give FP16 (with an FP16 bias): cast back to torch's fp8 result.
+                _bias(graph, args, out_channels, spatial.product_dtype(nhwc.dtype)),
                 (spatial.zero_point(graph, nhwc.dtype), spatial.zero_point(graph, weight.dtype)),
                 spatial.accumulator_dtype(nhwc.dtype),
-                lambda tensor, first: tensor,
+                lambda tensor, first: tm.cast(graph, tensor, out.dtype),
             )
         if args["transposed"]:
             result = self._transposed(

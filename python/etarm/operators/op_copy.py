@@ -4,12 +4,14 @@ converted as torch converts and broadcast by TOSA TILE."""
 
 from etarm.lowering import shapes
 from etarm.lowering.compose import Composer, conversion_reason
+from etarm.lowering.dtype_rules import EXTENSION_FLOATS
 from etarm.lowering.registry import NodeVisitor, register
 
 
 @register
 class CopyVisitor(NodeVisitor):
     targets = ("aten.copy.default",)
+    extension_floats = EXTENSION_FLOATS
 
     def check(self, node, spec):
         source, result = shapes.fake(node.args[1]), shapes.fake(node)

@@ -1,12 +1,14 @@
 """aten.embedding: TOSA GATHER of weight rows (padding_idx only matters for gradients)."""
 
 from etarm.lowering import indexing, shapes
+from etarm.lowering.dtype_rules import EXTENSION_FLOATS
 from etarm.lowering.registry import NodeVisitor, register
 
 
 @register
 class EmbeddingVisitor(NodeVisitor):
     targets = ("aten.embedding.default",)
+    extension_floats = EXTENSION_FLOATS
 
     def check(self, node, spec):
         weight = shapes.fake(node.args[0])

@@ -1,12 +1,14 @@
 """aten.flip: one TOSA REVERSE per flipped axis."""
 
 from etarm.lowering import shapes
+from etarm.lowering.dtype_rules import EXTENSION_FLOATS
 from etarm.lowering.registry import NodeVisitor, register
 
 
 @register
 class FlipVisitor(NodeVisitor):
     targets = ("aten.flip.default",)
+    extension_floats = EXTENSION_FLOATS
 
     def check(self, node, spec):
         rank = shapes.fake(node.args[0]).dim()

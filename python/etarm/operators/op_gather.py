@@ -1,12 +1,14 @@
 """aten.gather (torch.gather): TOSA GATHER of single elements (see indexing.gather_elements)."""
 
 from etarm.lowering import indexing, shapes
+from etarm.lowering.dtype_rules import EXTENSION_FLOATS
 from etarm.lowering.registry import NodeVisitor, register
 
 
 @register
 class GatherVisitor(NodeVisitor):
     targets = ("aten.gather.default",)
+    extension_floats = EXTENSION_FLOATS
 
     def check(self, node, spec):
         x, dim, index = shapes.fake(node.args[0]), node.args[1], node.args[2]

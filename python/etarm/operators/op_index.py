@@ -13,6 +13,7 @@ import math
 import torch
 
 from etarm.lowering import indexing, shapes
+from etarm.lowering.dtype_rules import EXTENSION_FLOATS
 from etarm.lowering.registry import NodeVisitor, register
 from etarm.lowering.tensor_math import broadcast_shape
 
@@ -31,6 +32,7 @@ def _broadcast_index_shape(node) -> tuple[int, ...]:
 @register
 class IndexVisitor(NodeVisitor):
     targets = ("aten.index.Tensor",)
+    extension_floats = EXTENSION_FLOATS
 
     def check(self, node, spec):
         x = shapes.fake(node.args[0])

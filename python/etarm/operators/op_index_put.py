@@ -15,6 +15,7 @@ import torch
 import tosa_serializer as ts
 
 from etarm.lowering import indexing, shapes
+from etarm.lowering.dtype_rules import EXTENSION_FLOATS
 from etarm.lowering.matmul import matmul3
 from etarm.lowering.registry import NodeVisitor, register
 
@@ -34,6 +35,7 @@ def _indexed_shape(x_shape, axis: int, index_shape) -> tuple[int, ...]:
 @register
 class IndexPutVisitor(NodeVisitor):
     targets = ("aten.index_put.default",)
+    extension_floats = EXTENSION_FLOATS
 
     def check(self, node, spec):
         x = shapes.fake(node.args[0])

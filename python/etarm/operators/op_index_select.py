@@ -1,12 +1,14 @@
 """aten.index_select: TOSA GATHER over the values seen as [outer, axis, inner]."""
 
 from etarm.lowering import indexing, shapes
+from etarm.lowering.dtype_rules import EXTENSION_FLOATS
 from etarm.lowering.registry import NodeVisitor, register
 
 
 @register
 class IndexSelectVisitor(NodeVisitor):
     targets = ("aten.index_select.default",)
+    extension_floats = EXTENSION_FLOATS
 
     def check(self, node, spec):
         x, dim, index = shapes.fake(node.args[0]), node.args[1], node.args[2]

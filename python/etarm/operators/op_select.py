@@ -1,12 +1,14 @@
 """aten.select (and select_copy): TOSA SLICE of one element, RESHAPE drops the axis."""
 
 from etarm.lowering import shapes
+from etarm.lowering.dtype_rules import EXTENSION_FLOATS
 from etarm.lowering.registry import NodeVisitor, register
 
 
 @register
 class SelectVisitor(NodeVisitor):
     targets = ("aten.select_copy.int", "aten.select.int")
+    extension_floats = EXTENSION_FLOATS
 
     def check(self, node, spec):
         x = shapes.fake(node.args[0])

@@ -1,12 +1,14 @@
 """aten.slice (and slice_copy): TOSA SLICE; steps > 1 cut the span and pick one column of a RESHAPE."""
 
 from etarm.lowering import shapes
+from etarm.lowering.dtype_rules import EXTENSION_FLOATS
 from etarm.lowering.registry import NodeVisitor, register
 
 
 @register
 class SliceVisitor(NodeVisitor):
     targets = ("aten.slice_copy.Tensor", "aten.slice.Tensor")
+    extension_floats = EXTENSION_FLOATS
 
     def check(self, node, spec):
         rank = shapes.fake(node.args[0]).dim()

@@ -2,12 +2,14 @@
 into one column of the reshaped span (see shapes.put_strided)."""
 
 from etarm.lowering import shapes
+from etarm.lowering.dtype_rules import EXTENSION_FLOATS
 from etarm.lowering.registry import NodeVisitor, register
 
 
 @register
 class SliceScatterVisitor(NodeVisitor):
     targets = ("aten.slice_scatter.default",)
+    extension_floats = EXTENSION_FLOATS
 
     def check(self, node, spec):
         x, src = shapes.fake(node.args[0]), shapes.fake(node.args[1])

@@ -7,6 +7,7 @@ a used one stays on CPU (TOSA tensors have no zero-size dimensions).
 import operator
 
 from etarm.lowering import shapes
+from etarm.lowering.dtype_rules import EXTENSION_FLOATS
 from etarm.lowering.registry import NodeVisitor, register
 from etarm.lowering.tensor_math import argument
 
@@ -18,6 +19,7 @@ def _used_pieces(node) -> set[int]:
 @register
 class SplitWithSizesVisitor(NodeVisitor):
     targets = ("aten.split_with_sizes_copy.default", "aten.split_with_sizes.default")
+    extension_floats = EXTENSION_FLOATS
 
     def check(self, node, spec):
         rank = shapes.fake(node.args[0]).dim()

@@ -9,6 +9,7 @@ Otherwise torch's conversion semantics via ``Composer.convert``: float->int trun
 import torch
 
 from etarm.lowering.compose import Composer, conversion_reason
+from etarm.lowering.dtype_rules import EXTENSION_FLOATS
 from etarm.lowering.registry import NodeVisitor, register
 from etarm.op_names import op_name
 
@@ -22,6 +23,7 @@ def _is_contiguous_order(dim_order, rank: int) -> bool:
 @register
 class ToCopyVisitor(NodeVisitor):
     targets = ("dim_order_ops._to_dim_order_copy.default", "aten._to_copy.default")
+    extension_floats = EXTENSION_FLOATS
     profiles = frozenset({"FP", "INT"})
 
     def check(self, node, spec):

@@ -18,7 +18,7 @@ import numpy as np
 import torch
 import tosa_serializer as ts
 
-from etarm.tosa_ir.mapping import narrow_int64, numpy_dtype, tosa_dtype
+from etarm.tosa_ir.mapping import narrow_int64, numpy_dtype, tensor_array, tosa_dtype
 from etarm.tosa_ir.specification import TosaSpecification
 
 
@@ -101,7 +101,7 @@ class TosaGraph:
         values = values.detach().cpu()
         if values.dtype == torch.int64:
             values = narrow_int64(values, f"constant '{node.name}'")
-        tensor = self.const(values.numpy(), dtype or tosa_dtype(values.dtype), stem=node.name)
+        tensor = self.const(tensor_array(values), dtype or tosa_dtype(values.dtype), stem=node.name)
         self.bind(node, tensor)
         return tensor
 

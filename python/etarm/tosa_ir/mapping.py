@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ml_dtypes
 import numpy as np
 import torch
 import tosa_serializer as ts
@@ -12,6 +13,8 @@ _TORCH_TO_TOSA = {
     torch.float32: ts.DType.FP32,
     torch.float16: ts.DType.FP16,
     torch.bfloat16: ts.DType.BF16,
+    torch.float8_e4m3fn: ts.DType.FP8E4M3,
+    torch.float8_e5m2: ts.DType.FP8E5M2,
     torch.int8: ts.DType.INT8,
     torch.int16: ts.DType.INT16,
     torch.int32: ts.DType.INT32,
@@ -20,9 +23,15 @@ _TORCH_TO_TOSA = {
     torch.int64: ts.DType.INT32,
 }
 
+_ML_DTYPES_TYPES = (torch.bfloat16, torch.float8_e4m3fn, torch.float8_e5m2)
+
 _TOSA_TO_NUMPY = {
     ts.DType.FP32: np.float32,
     ts.DType.FP16: np.float16,
+    # numpy has no bf16/fp8: ml_dtypes' types are what tosa_serializer and the reference model take.
+    ts.DType.BF16: ml_dtypes.bfloat16,
+    ts.DType.FP8E4M3: ml_dtypes.float8_e4m3fn,
+    ts.DType.FP8E5M2: ml_dtypes.float8_e5m2,
     ts.DType.INT8: np.int8,
     ts.DType.INT16: np.int16,
     ts.DType.INT32: np.int32,
@@ -41,6 +50,15 @@ def tosa_dtype(dtype: torch.dtype):
 
 def numpy_dtype(dtype):
     return _TOSA_TO_NUMPY[dtype]
+
+
+def tensor_array(tensor: torch.Tensor) -> np.ndarray:
+    """A tensor's values as numpy holds them: bf16/fp8 (which numpy lacks and torch cannot
+    export) as ml_dtypes arrays, converted exactly through float32."""
+    tensor = tensor.detach().cpu()
+    if tensor.dtype in _ML_DTYPES_TYPES:
+        return tensor.float().numpy().astype(numpy_dtype(_TORCH_TO_TOSA[tensor.dtype]))
+    return tensor.numpy()
 
 
 def is_float(dtype: torch.dtype) -> bool:
