@@ -9,6 +9,8 @@ neither torch nor Vela.
 
 from __future__ import annotations
 
+from etarm.lazy_exports import lazy_getattr
+
 _EXPORTS = {
     "EthosUCompileSpec": "etarm.ethosu.compile_spec",
     "EthosUPartitioner": "etarm.ethosu.partitioner",
@@ -18,11 +20,4 @@ _EXPORTS = {
 }
 
 __all__ = list(_EXPORTS)
-
-
-def __getattr__(name: str):
-    if name in _EXPORTS:
-        import importlib
-
-        return getattr(importlib.import_module(_EXPORTS[name]), name)
-    raise AttributeError(f"module 'etarm.ethosu' has no attribute '{name}'")
+__getattr__ = lazy_getattr(__name__, _EXPORTS)

@@ -8,7 +8,7 @@ Submodules import lazily: ``etarm.vgf.report`` needs neither torch nor vgfpy.
 
 from __future__ import annotations
 
-import importlib
+from etarm.lazy_exports import lazy_getattr
 
 _EXPORTS = {
     "VgfCompileSpec": "etarm.vgf.compile_spec",
@@ -19,9 +19,4 @@ _EXPORTS = {
 }
 
 __all__ = list(_EXPORTS)
-
-
-def __getattr__(name: str):
-    if name in _EXPORTS:
-        return getattr(importlib.import_module(_EXPORTS[name]), name)
-    raise AttributeError(f"module 'etarm.vgf' has no attribute '{name}'")
+__getattr__ = lazy_getattr(__name__, _EXPORTS)
