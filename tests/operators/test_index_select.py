@@ -65,11 +65,23 @@ def test_integer_values():
     )
 
 
-def test_bool_values_stay_on_cpu():
+def test_bool_values_gather_as_int8():
+    """GATHER has no bool form: bool values move as int8 (CASTs of the INT profile)."""
+    mask, rows = torch.rand(4, 6, generator=torch.Generator().manual_seed(3)) > 0.5, torch.tensor([3, 0, 3, 1])
+    fns = {
+        "index_select": lambda m, i: m.index_select(0, i),
+        "index": lambda m, i: m[:, i],
+        "embedding_like": lambda m, i: m[i] & m[i.flip(0)],
+    }
+    run = assert_each_exact(fns, (mask, rows), "TOSA-1.0+FP+INT")
+    assert "GATHER" in run.report["partitions"][0]["tosa_ops"]
+
+
+def test_bool_values_need_int_profile():
     reason = cpu_reason(
         lambda x: x.index_select(0, torch.tensor([1, 0])), (torch.rand(2, 3) > 0.5,), "aten.index_select"
     )
-    assert reason == "input dtype torch.bool is not supported by TOSA GATHER"
+    assert reason == "input dtype torch.bool needs the TOSA INT profile, which TOSA-1.0+FP does not name"
 
 
 def test_int_values_need_int_profile():

@@ -20,7 +20,7 @@ from etarm.lowering import shapes
 from etarm.tosa_ir.graph import TosaGraph, TosaTensor
 from etarm.tosa_ir.specification import TosaSpecification
 
-# GATHER values: fp16/fp32 in the FP profile, int8/int16/int32 in the INT profile (no bool).
+# GATHER values: fp16/fp32 in the FP profile, int8/int16/int32 in the INT profile (bool as int8).
 _GATHER_PROFILE = shapes.NUMERIC_PROFILE
 INDEX_DTYPES = (torch.int32, torch.int64)
 # Largest axis whose indices survive the fp32 round trip exactly.
@@ -33,6 +33,8 @@ def values_reason(value, spec: TosaSpecification, what: str = "input") -> str | 
         return f"{what} is not a tensor"
     if value.numel() == 0:
         return f"{what} is empty (shape {list(value.shape)})"
+    if value.dtype == torch.bool:  # gathered as int8 (bool <-> int8 CASTs are PRO-INT)
+        return shapes.profile_reason(value.dtype, "INT", spec, what)
     profile = _GATHER_PROFILE.get(value.dtype)
     if profile is None:
         return f"{what} dtype {value.dtype} is not supported by TOSA GATHER"
@@ -149,9 +151,15 @@ def gather_indices(
 
 
 def gather(graph: TosaGraph, values: TosaTensor, indices: TosaTensor) -> TosaTensor:
-    """TOSA GATHER: values ``[N, K, C]``, indices ``[N, W]`` -> ``[N, W, C]``."""
+    """TOSA GATHER: values ``[N, K, C]``, indices ``[N, W]`` -> ``[N, W, C]``. GATHER has no
+    bool form: bool values move as int8."""
     n, _, c = values.shape
-    return graph.emit(ts.Op.GATHER, [values, indices], (n, indices.shape[1], c), values.dtype)
+    shape = (n, indices.shape[1], c)
+    if values.dtype == ts.DType.BOOL:
+        wide = graph.emit(ts.Op.CAST, [values], values.shape, ts.DType.INT8)
+        found = graph.emit(ts.Op.GATHER, [wide, indices], shape, ts.DType.INT8)
+        return graph.emit(ts.Op.CAST, [found], shape, ts.DType.BOOL)
+    return graph.emit(ts.Op.GATHER, [values, indices], shape, values.dtype)
 
 
 def select_along(graph: TosaGraph, values: TosaTensor, axis: int, index: TosaTensor, wrap_negative: bool = False) -> TosaTensor:
