@@ -46,10 +46,10 @@ from etarm.compiler import compile_model  # noqa: E402
 from etarm.models import load_model  # noqa: E402
 from etarm.pte import delegate_payloads  # noqa: E402
 from etarm.runtime import Program  # noqa: E402
+from etarm.vgf.compile_spec import PROFILE_SPECS  # noqa: E402
 
 DEFAULT_MODELS = "mlp,cnn_bn,inverted_residual,ds_cnn,transformer_block,encoder_layer,unet"
 DEFAULT_PROFILES = "FP,INT"
-TOSA_PROFILE = {"FP": "TOSA-1.0+FP", "INT": "TOSA-1.0+INT"}
 TOOLS = ("etarm", "peer")
 EXECUTIONS = 3  # the fastest counts: the first also fills lavapipe's caches
 _BOUNDARY = ("quantize_per_tensor", "dequantize_per_tensor")
@@ -145,7 +145,7 @@ def main(argv: list[str] | None = None) -> int:
             expected_float = [t.numpy() for t in (expected if isinstance(expected, (tuple, list)) else (expected,))]
             for profile in args.targets:
                 quantize = profile == "INT"
-                tosa = compile_model(module, inputs, TOSA_PROFILE[profile], quantize=quantize)
+                tosa = compile_model(module, inputs, PROFILE_SPECS[profile], quantize=quantize)
                 expected_tosa = Program(tosa.pte).run(inputs).outputs
                 found = compile_both(launcher, envs, model_file, quantize, scratch, args.timeout)
                 row = {"model": model, "profile": profile}

@@ -8,16 +8,14 @@ import numpy as np
 
 from etarm.compiler import CompileResult, compile_model
 from etarm.runtime import Program
-
-# The TOSA profile -t vgf lowers float (FP) and quantized (INT) models with.
-PROFILES = {"FP": "TOSA-1.0+FP", "INT": "TOSA-1.0+INT"}
+from etarm.vgf.compile_spec import PROFILE_SPECS
 
 
 def run_vgf_and_tosa(module, inputs: tuple, profile: str, vgf: CompileResult | None = None):
     """(the -t vgf compile, its outputs on lavapipe, the TOSA program's outputs)."""
     quantize = profile == "INT"
     vgf = vgf or compile_model(module, inputs, "vgf", quantize=quantize)
-    tosa = compile_model(module, inputs, PROFILES[profile], quantize=quantize)
+    tosa = compile_model(module, inputs, PROFILE_SPECS[profile], quantize=quantize)
     return vgf, Program(vgf.pte).run(inputs).outputs, Program(tosa.pte).run(inputs).outputs
 
 

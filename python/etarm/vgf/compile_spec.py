@@ -37,6 +37,9 @@ TOSA_SPEC_KEY = "tosa_spec"
 FLAGS_KEY = "vgf_compiler_flags"
 INTERMEDIATES_KEY = "intermediates_dir"
 TARGET_NAME = "vgf"
+# The TOSA specification -t vgf lowers float ("FP") and quantized ("INT", -q) models with, as
+# the ExecuTorch Arm backend's aot_arm_compiler does.
+PROFILE_SPECS = {"FP": "TOSA-1.0+FP", "INT": "TOSA-1.0+INT"}
 
 # model-converter options the backend passes itself.
 _MANAGED_FLAGS = ("-i", "--input", "-o", "--output")

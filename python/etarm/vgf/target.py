@@ -7,7 +7,7 @@ import shlex
 from etarm.quantization.quantization_config import get_symmetric_quantization_config
 from etarm.target_family import TargetFamily, TargetOption
 from etarm.vgf.backend import VgfBackend
-from etarm.vgf.compile_spec import TARGET_NAME, VgfCompileSpec
+from etarm.vgf.compile_spec import PROFILE_SPECS, TARGET_NAME, VgfCompileSpec
 from etarm.vgf.host_device import VgfHostDevice
 from etarm.vgf.partitioner import VgfPartitioner
 from etarm.vgf.quantizer import VgfQuantizer
@@ -19,7 +19,7 @@ def _compile_spec(profile: str):
     as the ExecuTorch Arm backend's aot_arm_compiler does."""
 
     def make(target: str, options: dict) -> VgfCompileSpec:
-        return VgfCompileSpec(f"TOSA-1.0+{profile}", shlex.split(options.get("converter_flags") or ""))
+        return VgfCompileSpec(PROFILE_SPECS[profile], shlex.split(options.get("converter_flags") or ""))
 
     return make
 
