@@ -13,7 +13,18 @@ import sys
 import torch
 
 from etarm.errors import EtarmError
-from etarm.models import networks, zoo  # noqa: F401  (the built-in models register themselves)
+from etarm.models import (  # noqa: F401  (the built-in models register themselves)
+    conformer,
+    efficientnet,
+    llama,
+    mobilenet,
+    networks,
+    recurrent,
+    resnet,
+    speech,
+    vision_transformer,
+    zoo,
+)
 from etarm.models.registry import BUILTIN, builtin_names
 
 

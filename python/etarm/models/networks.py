@@ -11,21 +11,7 @@ import torch
 from torch import nn
 
 from etarm.models.registry import builtin
-
-
-def _seeded(seed: int = 0) -> None:
-    torch.manual_seed(seed)
-
-
-def _randomize_batch_norms(module: nn.Module) -> nn.Module:
-    """Fresh BatchNorms are identities; give them statistics so folding is exercised."""
-    for layer in module.modules():
-        if isinstance(layer, (nn.BatchNorm1d, nn.BatchNorm2d)):
-            layer.running_mean.uniform_(-0.5, 0.5)
-            layer.running_var.uniform_(0.5, 2.0)
-            layer.weight.data.uniform_(0.5, 1.5)
-            layer.bias.data.uniform_(-0.2, 0.2)
-    return module
+from etarm.models.weights import randomize_batch_norms, seeded
 
 
 class CnnBn(nn.Module):
@@ -51,8 +37,8 @@ class CnnBn(nn.Module):
 
 @builtin("cnn_bn")
 def cnn_bn():
-    _seeded()
-    return _randomize_batch_norms(CnnBn()).eval(), (torch.randn(1, 3, 16, 16),)
+    seeded()
+    return randomize_batch_norms(CnnBn()).eval(), (torch.randn(1, 3, 16, 16),)
 
 
 class InvertedResidual(nn.Module):
@@ -78,8 +64,8 @@ class InvertedResidual(nn.Module):
 
 @builtin("inverted_residual")
 def inverted_residual():
-    _seeded()
-    return _randomize_batch_norms(InvertedResidual()).eval(), (torch.randn(1, 16, 12, 12),)
+    seeded()
+    return randomize_batch_norms(InvertedResidual()).eval(), (torch.randn(1, 16, 12, 12),)
 
 
 class TransformerBlock(nn.Module):
@@ -105,14 +91,14 @@ class TransformerBlock(nn.Module):
 
 @builtin("transformer_block")
 def transformer_block():
-    _seeded()
+    seeded()
     return TransformerBlock().eval(), (torch.randn(1, 8, 32),)
 
 
 @builtin("encoder_layer")
 def encoder_layer():
     """torch's own post-norm encoder layer (ReLU feed-forward), 10 tokens."""
-    _seeded()
+    seeded()
     layer = nn.TransformerEncoderLayer(d_model=32, nhead=4, dim_feedforward=64, dropout=0.0, batch_first=True)
     return layer.eval(), (torch.randn(1, 10, 32),)
 
@@ -140,8 +126,8 @@ class AudioNet(nn.Module):
 
 @builtin("audio_1d")
 def audio_1d():
-    _seeded()
-    return _randomize_batch_norms(AudioNet()).eval(), (torch.randn(1, 10, 49),)
+    seeded()
+    return randomize_batch_norms(AudioNet()).eval(), (torch.randn(1, 10, 49),)
 
 
 class DsCnn(nn.Module):
@@ -169,8 +155,8 @@ class DsCnn(nn.Module):
 
 @builtin("ds_cnn")
 def ds_cnn():
-    _seeded()
-    return _randomize_batch_norms(DsCnn()).eval(), (torch.randn(1, 1, 49, 10),)
+    seeded()
+    return randomize_batch_norms(DsCnn()).eval(), (torch.randn(1, 1, 49, 10),)
 
 
 class TinyUNet(nn.Module):
@@ -191,7 +177,7 @@ class TinyUNet(nn.Module):
 
 @builtin("unet")
 def unet():
-    _seeded()
+    seeded()
     return TinyUNet().eval(), (torch.randn(1, 3, 16, 16),)
 
 
@@ -211,5 +197,5 @@ class TokenEmbedding(nn.Module):
 
 @builtin("embedding_ids")
 def embedding_ids():
-    _seeded()
+    seeded()
     return TokenEmbedding().eval(), (torch.randint(0, 50, (2, 12), dtype=torch.int64),)
