@@ -11,6 +11,8 @@ from etarm.testing.cpu_fallback import cpu_reason
 from etarm.testing.data_movement_checks import DTYPE_TARGETS, assert_dtypes_move_exactly, layout_cases
 from etarm.testing.extension_floats import BF16_AND_FP8, assert_extension_float_close, assert_needs_extension
 from etarm.testing.cpu_fallback import Fn
+from etarm.testing.npu_runs import assert_all_on_npu
+from etarm.testing.quantized_reference import assert_quantized_close
 
 
 def _permutations(x):
@@ -57,3 +59,25 @@ def test_extension_float_permute(dtype, dims):
 def test_extension_float_permute_needs_its_extension(dtype):
     x = torch.ones(2, 3, 4).to(dtype)
     assert_needs_extension(Fn(lambda t: t.permute(2, 0, 1)), (x,), dtype, "aten.permute_copy.default")
+
+
+# --- torch.permute_copy itself (traces to aten.permute_copy, annotated as permute: issue 17
+# found it left unquantized) ---
+
+PERMUTE_COPIES = {
+    "rank1": ((7,), (0,)),
+    "rank1_negative": ((7,), (-1,)),
+    "rank5": ((2, 3, 4, 2, 5), (4, 0, 3, 1, 2)),
+    "rank5_negative": ((2, 3, 4, 2, 5), (-1, -2, -3, -4, -5)),
+    "size1_axes": ((1, 3, 1, 4), (2, 3, 0, 1)),
+}
+
+
+@pytest.mark.parametrize("name", PERMUTE_COPIES)
+def test_quantized_permute_copy(name):
+    shape, dims = PERMUTE_COPIES[name]
+    x = torch.randn(shape, generator=torch.Generator().manual_seed(len(shape) + dims[0]))
+    fn = Fn(lambda t: torch.permute_copy(t, dims))
+    assert_quantized_close(fn, (x,), max_lsb=0)
+    assert_quantized_close(fn, (x,), target="TOSA-1.0+INT+int16", max_lsb=0)
+    assert_all_on_npu(fn, (x,), "ethos-u55-128")

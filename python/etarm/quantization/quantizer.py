@@ -58,6 +58,19 @@ def functional_name(name: str) -> str:
     return name
 
 
+def find_annotator(annotators: dict, name: str):
+    """The annotator of op ``name``: that of its functional form, and for a ``_copy`` op without
+    one of its own, that of the view it copies ('aten.select.int' for 'aten.select_copy.int'):
+    models calling torch.select_copy or torch.permute_copy trace to the copy ops, which move
+    values as the views do."""
+    name = functional_name(name)
+    namespace, _, rest = name.partition(".")
+    base, _, overload = rest.partition(".")
+    if name not in annotators and base.endswith("_copy"):
+        name = f"{namespace}.{base[: -len('_copy')]}.{overload}"
+    return annotators.get(name)
+
+
 def _module_path(path: str) -> str:
     """'fc1' from nn_module_stack paths such as 'fc1', "L['self'].fc1" or 'L__self___fc1'."""
     for prefix in ("L['self'].", "L__self___", "L__self__"):
@@ -131,7 +144,7 @@ class AnnotatingQuantizer(Quantizer):
         for node in model.graph.nodes:
             if node.op != "call_function" or is_annotated(node):
                 continue
-            annotator = self.annotators.get(functional_name(op_name(node.target)))
+            annotator = find_annotator(self.annotators, op_name(node.target))
             config = self.config_for(node) if annotator is not None else None
             if config is not None:
                 annotator(node, config, self.config_for)
