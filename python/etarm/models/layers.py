@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Callable
+
 import torch
 from torch import nn
+
+from etarm.models.weights import randomize_batch_norms, seeded
 
 IMAGENET_CLASSES = 1000
 
@@ -27,13 +31,20 @@ def conv_bn(
     return nn.Sequential(*layers)
 
 
-class ImageClassifierHead(nn.Module):
-    """Global average pool, flatten, then the given classifier layers."""
+class ImageClassifier(nn.Module):
+    """Feature layers, global average pool, flatten, classifier layers."""
 
-    def __init__(self, *classifier: nn.Module):
+    def __init__(self, features: list[nn.Module], classifier: list[nn.Module]):
         super().__init__()
+        self.features = nn.Sequential(*features)
         self.pool = nn.AdaptiveAvgPool2d(1)
         self.classifier = nn.Sequential(*classifier)
 
     def forward(self, x):
-        return self.classifier(torch.flatten(self.pool(x), 1))
+        return self.classifier(torch.flatten(self.pool(self.features(x)), 1))
+
+
+def image_model(network: Callable[[], nn.Module], resolution: int = 224) -> tuple[nn.Module, tuple]:
+    """A built-in image network with seeded weights and BatchNorm statistics, one RGB image."""
+    seeded()
+    return randomize_batch_norms(network()).eval(), (torch.randn(1, 3, resolution, resolution),)

@@ -105,8 +105,10 @@ class LlamaDecoder(nn.Module):
 
     def forward(self, tokens):
         x = self.embedding(tokens)
+        # Shorter sequences than SEQUENCE take the first positions' angles.
+        cos, sin = self.cos[: tokens.shape[1]], self.sin[: tokens.shape[1]]
         for layer in self.layers:
-            x = layer(x, self.cos, self.sin)
+            x = layer(x, cos, sin)
         return self.output(self.norm(x))
 
 

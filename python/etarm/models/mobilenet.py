@@ -3,23 +3,20 @@ at their published layer shapes, ImageNet's 1000 classes, seeded random weights.
 
 from __future__ import annotations
 
-import torch
 from torch import nn
 
-from etarm.models.layers import IMAGENET_CLASSES, ImageClassifierHead, conv_bn, make_divisible
+from etarm.models.layers import IMAGENET_CLASSES, ImageClassifier, conv_bn, image_model, make_divisible
 from etarm.models.registry import builtin
-from etarm.models.weights import randomize_batch_norms, seeded
 
 # (output channels, stride) of the 13 depthwise-separable layers of MobileNetV1 at width 1.0.
 MOBILENET_V1_LAYERS = [(64, 1), (128, 2), (128, 1), (256, 2), (256, 1), (512, 2)]
 MOBILENET_V1_LAYERS += [(512, 1)] * 5 + [(1024, 2), (1024, 1)]
 
 
-class MobileNetV1(nn.Module):
+class MobileNetV1(ImageClassifier):
     """A strided 3x3 conv, 13 depthwise 3x3 + pointwise 1x1 pairs (BN, ReLU6), pool, classifier."""
 
     def __init__(self, width: float = 1.0, classes: int = IMAGENET_CLASSES):
-        super().__init__()
         channels = make_divisible(32 * width)
         layers = [conv_bn(3, channels, 3, 2, activation=nn.ReLU6)]
         for outputs, stride in MOBILENET_V1_LAYERS:
@@ -29,29 +26,51 @@ class MobileNetV1(nn.Module):
                 conv_bn(channels, outputs, 1, activation=nn.ReLU6),
             ]
             channels = outputs
-        self.features = nn.Sequential(*layers)
-        self.head = ImageClassifierHead(nn.Linear(channels, classes))
-
-    def forward(self, x):
-        return self.head(self.features(x))
+        super().__init__(layers, [nn.Linear(channels, classes)])
 
 
 @builtin("mobilenet_v1_025", full_size=True)
 def mobilenet_v1_025():
     """Width 0.25 at 128x128, the smallest of the published ImageNet MobileNetV1 variants."""
-    seeded()
-    return randomize_batch_norms(MobileNetV1(width=0.25)).eval(), (torch.randn(1, 3, 128, 128),)
+    return image_model(lambda: MobileNetV1(width=0.25), resolution=128)
+
+
+class SqueezeExcitation(nn.Module):
+    """Channel attention: global average pool, 1x1 squeeze + activation, 1x1 excite + gate, scale."""
+
+    def __init__(self, channels: int, squeezed: int, activation: type[nn.Module], gate: type[nn.Module]):
+        super().__init__()
+        self.pool = nn.AdaptiveAvgPool2d(1)
+        self.squeeze = nn.Conv2d(channels, squeezed, 1)
+        self.activation = activation()
+        self.excite = nn.Conv2d(squeezed, channels, 1)
+        self.gate = gate()
+
+    def forward(self, x):
+        return x * self.gate(self.excite(self.activation(self.squeeze(self.pool(x)))))
 
 
 class InvertedResidual(nn.Module):
-    """MobileNetV2 bottleneck: 1x1 expand (skipped at factor 1), 3x3 depthwise, linear 1x1 project;
-    a residual add when the shape is kept."""
+    """The mobile bottleneck of MobileNetV2/V3 and EfficientNet: 1x1 expand (skipped when there
+    is nothing to expand), depthwise conv, optional squeeze-excitation, linear 1x1 project; a
+    residual add when the shape is kept."""
 
-    def __init__(self, inputs: int, outputs: int, stride: int, expansion: int):
+    def __init__(
+        self,
+        inputs: int,
+        hidden: int,
+        outputs: int,
+        kernel: int,
+        stride: int,
+        activation: type[nn.Module],
+        squeeze_excite: nn.Module | None = None,
+    ):
         super().__init__()
-        hidden = inputs * expansion
-        layers = [conv_bn(inputs, hidden, 1, activation=nn.ReLU6)] if expansion != 1 else []
-        layers += [conv_bn(hidden, hidden, 3, stride, groups=hidden, activation=nn.ReLU6), conv_bn(hidden, outputs, 1)]
+        layers = [conv_bn(inputs, hidden, 1, activation=activation)] if hidden != inputs else []
+        layers.append(conv_bn(hidden, hidden, kernel, stride, groups=hidden, activation=activation))
+        if squeeze_excite is not None:
+            layers.append(squeeze_excite)
+        layers.append(conv_bn(hidden, outputs, 1))
         self.block = nn.Sequential(*layers)
         self.residual = stride == 1 and inputs == outputs
 
@@ -71,59 +90,22 @@ MOBILENET_V2_STAGES = [
 ]
 
 
-class MobileNetV2(nn.Module):
+class MobileNetV2(ImageClassifier):
     def __init__(self, classes: int = IMAGENET_CLASSES):
-        super().__init__()
         layers = [conv_bn(3, 32, 3, 2, activation=nn.ReLU6)]
         channels = 32
         for expansion, outputs, repeats, stride in MOBILENET_V2_STAGES:
             for index in range(repeats):
-                layers.append(InvertedResidual(channels, outputs, stride if index == 0 else 1, expansion))
+                first_stride = stride if index == 0 else 1
+                layers.append(InvertedResidual(channels, channels * expansion, outputs, 3, first_stride, nn.ReLU6))
                 channels = outputs
         layers.append(conv_bn(channels, 1280, 1, activation=nn.ReLU6))
-        self.features = nn.Sequential(*layers)
-        self.head = ImageClassifierHead(nn.Dropout(0.2), nn.Linear(1280, classes))
-
-    def forward(self, x):
-        return self.head(self.features(x))
+        super().__init__(layers, [nn.Dropout(0.2), nn.Linear(1280, classes)])
 
 
 @builtin("mobilenet_v2", full_size=True)
 def mobilenet_v2():
-    seeded()
-    return randomize_batch_norms(MobileNetV2()).eval(), (torch.randn(1, 3, 224, 224),)
-
-
-class SqueezeExcitation(nn.Module):
-    """Channel attention: global average pool, 1x1 squeeze + activation, 1x1 excite + gate, scale."""
-
-    def __init__(self, channels: int, squeezed: int, activation: type[nn.Module], gate: type[nn.Module]):
-        super().__init__()
-        self.pool = nn.AdaptiveAvgPool2d(1)
-        self.squeeze = nn.Conv2d(channels, squeezed, 1)
-        self.activation = activation()
-        self.excite = nn.Conv2d(squeezed, channels, 1)
-        self.gate = gate()
-
-    def forward(self, x):
-        return x * self.gate(self.excite(self.activation(self.squeeze(self.pool(x)))))
-
-
-class MobileNetV3Block(nn.Module):
-    """Inverted residual with an optional squeeze-excitation after the depthwise conv."""
-
-    def __init__(self, inputs, kernel, hidden, outputs, squeeze_excite, activation, stride):
-        super().__init__()
-        layers = [conv_bn(inputs, hidden, 1, activation=activation)] if hidden != inputs else []
-        layers.append(conv_bn(hidden, hidden, kernel, stride, groups=hidden, activation=activation))
-        if squeeze_excite:
-            layers.append(SqueezeExcitation(hidden, make_divisible(hidden / 4), nn.ReLU, nn.Hardsigmoid))
-        layers.append(conv_bn(hidden, outputs, 1))
-        self.block = nn.Sequential(*layers)
-        self.residual = stride == 1 and inputs == outputs
-
-    def forward(self, x):
-        return x + self.block(x) if self.residual else self.block(x)
+    return image_model(MobileNetV2)
 
 
 # (kernel, expanded channels, output channels, squeeze-excite, activation, stride): Table 2 of the
@@ -143,24 +125,19 @@ MOBILENET_V3_SMALL_BLOCKS = [
 ]
 
 
-class MobileNetV3Small(nn.Module):
+class MobileNetV3Small(ImageClassifier):
     def __init__(self, classes: int = IMAGENET_CLASSES):
-        super().__init__()
         layers = [conv_bn(3, 16, 3, 2, activation=nn.Hardswish)]
         channels = 16
-        for kernel, hidden, outputs, squeeze_excite, activation, stride in MOBILENET_V3_SMALL_BLOCKS:
-            layers.append(MobileNetV3Block(channels, kernel, hidden, outputs, squeeze_excite, activation, stride))
+        for kernel, hidden, outputs, squeeze, activation, stride in MOBILENET_V3_SMALL_BLOCKS:
+            excite = SqueezeExcitation(hidden, make_divisible(hidden / 4), nn.ReLU, nn.Hardsigmoid) if squeeze else None
+            layers.append(InvertedResidual(channels, hidden, outputs, kernel, stride, activation, excite))
             channels = outputs
         layers.append(conv_bn(channels, 576, 1, activation=nn.Hardswish))
-        self.features = nn.Sequential(*layers)
         # The last two 1x1 convs act on a 1x1 map without BatchNorm: linear layers.
-        self.head = ImageClassifierHead(nn.Linear(576, 1024), nn.Hardswish(), nn.Dropout(0.2), nn.Linear(1024, classes))
-
-    def forward(self, x):
-        return self.head(self.features(x))
+        super().__init__(layers, [nn.Linear(576, 1024), nn.Hardswish(), nn.Dropout(0.2), nn.Linear(1024, classes)])
 
 
 @builtin("mobilenet_v3_small", full_size=True)
 def mobilenet_v3_small():
-    seeded()
-    return randomize_batch_norms(MobileNetV3Small()).eval(), (torch.randn(1, 3, 224, 224),)
+    return image_model(MobileNetV3Small)

@@ -5,12 +5,10 @@ ResNet-50's bottlenecks stride in their 3x3 conv (the layout most deployed check
 
 from __future__ import annotations
 
-import torch
 from torch import nn
 
-from etarm.models.layers import IMAGENET_CLASSES, ImageClassifierHead, conv_bn
+from etarm.models.layers import IMAGENET_CLASSES, ImageClassifier, conv_bn, image_model
 from etarm.models.registry import builtin
-from etarm.models.weights import randomize_batch_norms, seeded
 
 
 class BasicBlock(nn.Module):
@@ -48,11 +46,10 @@ class Bottleneck(nn.Module):
         return self.relu(self.body(x) + self.shortcut(x))
 
 
-class ResNet(nn.Module):
+class ResNet(ImageClassifier):
     """7x7/2 stem conv, 3x3/2 max pool, four stages of blocks (widths 64..512), pool, classifier."""
 
     def __init__(self, block: type[BasicBlock | Bottleneck], repeats: list[int], classes: int = IMAGENET_CLASSES):
-        super().__init__()
         layers = [conv_bn(3, 64, 7, 2, activation=nn.ReLU), nn.MaxPool2d(3, 2, 1)]
         channels = 64
         for stage, count in enumerate(repeats):
@@ -60,20 +57,14 @@ class ResNet(nn.Module):
             for index in range(count):
                 layers.append(block(channels, width, 2 if index == 0 and stage > 0 else 1))
                 channels = width * block.expansion
-        self.features = nn.Sequential(*layers)
-        self.head = ImageClassifierHead(nn.Linear(channels, classes))
-
-    def forward(self, x):
-        return self.head(self.features(x))
+        super().__init__(layers, [nn.Linear(channels, classes)])
 
 
 @builtin("resnet18", full_size=True)
 def resnet18():
-    seeded()
-    return randomize_batch_norms(ResNet(BasicBlock, [2, 2, 2, 2])).eval(), (torch.randn(1, 3, 224, 224),)
+    return image_model(lambda: ResNet(BasicBlock, [2, 2, 2, 2]))
 
 
 @builtin("resnet50", full_size=True)
 def resnet50():
-    seeded()
-    return randomize_batch_norms(ResNet(Bottleneck, [3, 4, 6, 3])).eval(), (torch.randn(1, 3, 224, 224),)
+    return image_model(lambda: ResNet(Bottleneck, [3, 4, 6, 3]))
