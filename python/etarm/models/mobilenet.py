@@ -78,34 +78,42 @@ class InvertedResidual(nn.Module):
         return x + self.block(x) if self.residual else self.block(x)
 
 
-# (expansion t, channels c, repeats n, first stride s): Table 2 of the MobileNetV2 paper.
+class StackedBottlenecks(ImageClassifier):
+    """The MobileNetV2 / EfficientNet layout: a strided 3x3 stem conv to 32 channels, stages of
+    blocks, a 1x1 conv to 1280, pool, dropout, classifier. Each stage (output channels, repeats,
+    first stride, *options) is that many ``block(inputs, outputs, stride, *options)``, only the
+    first strided."""
+
+    def __init__(self, stages: list[tuple], block, activation: type[nn.Module], classes: int = IMAGENET_CLASSES):
+        channels = 32
+        layers = [conv_bn(3, channels, 3, 2, activation=activation)]
+        for outputs, repeats, stride, *options in stages:
+            for index in range(repeats):
+                layers.append(block(channels, outputs, stride if index == 0 else 1, *options))
+                channels = outputs
+        layers.append(conv_bn(channels, 1280, 1, activation=activation))
+        super().__init__(layers, [nn.Dropout(0.2), nn.Linear(1280, classes)])
+
+
+# (channels c, repeats n, first stride s, expansion t): Table 2 of the MobileNetV2 paper.
 MOBILENET_V2_STAGES = [
-    (1, 16, 1, 1),
-    (6, 24, 2, 2),
-    (6, 32, 3, 2),
-    (6, 64, 4, 2),
-    (6, 96, 3, 1),
-    (6, 160, 3, 2),
-    (6, 320, 1, 1),
+    (16, 1, 1, 1),
+    (24, 2, 2, 6),
+    (32, 3, 2, 6),
+    (64, 4, 2, 6),
+    (96, 3, 1, 6),
+    (160, 3, 2, 6),
+    (320, 1, 1, 6),
 ]
 
 
-class MobileNetV2(ImageClassifier):
-    def __init__(self, classes: int = IMAGENET_CLASSES):
-        layers = [conv_bn(3, 32, 3, 2, activation=nn.ReLU6)]
-        channels = 32
-        for expansion, outputs, repeats, stride in MOBILENET_V2_STAGES:
-            for index in range(repeats):
-                first_stride = stride if index == 0 else 1
-                layers.append(InvertedResidual(channels, channels * expansion, outputs, 3, first_stride, nn.ReLU6))
-                channels = outputs
-        layers.append(conv_bn(channels, 1280, 1, activation=nn.ReLU6))
-        super().__init__(layers, [nn.Dropout(0.2), nn.Linear(1280, classes)])
+def mobilenet_v2_block(inputs: int, outputs: int, stride: int, expansion: int) -> InvertedResidual:
+    return InvertedResidual(inputs, inputs * expansion, outputs, 3, stride, nn.ReLU6)
 
 
 @builtin("mobilenet_v2", full_size=True)
 def mobilenet_v2():
-    return image_model(MobileNetV2)
+    return image_model(lambda: StackedBottlenecks(MOBILENET_V2_STAGES, mobilenet_v2_block, nn.ReLU6))
 
 
 # (kernel, expanded channels, output channels, squeeze-excite, activation, stride): Table 2 of the
