@@ -125,7 +125,7 @@ def registered_cc_toolchain(
         x86_64).
       all_files, compiler_files, linker_files, ar_files: what the actions need as inputs
         (assembling takes compiler_files): the compiler's own files, or a stamp that
-        changes with it (arm_none_eabi/installed_compiler.bzl), so that a new compiler
+        changes with it (installed_compiler.bzl), so that a new compiler
         rebuilds. dwp, objcopy and strip take all_files.
     """
     cc_toolchain(

@@ -43,7 +43,8 @@ def vgf_cc_test(name, data = [], env = {}, validation = False, **kwargs):
 
 def _emulation_layers_impl(ctx):
     out = ctx.actions.declare_directory(ctx.label.name)
-    files = ctx.attr.package[DefaultInfo].default_runfiles.files.to_list()
+    package = ctx.attr.package[DefaultInfo]
+    files = package.files.to_list() + package.default_runfiles.files.to_list()
     manifests = [f for f in files if f.basename in ["VkLayer_Graph.json", "VkLayer_Tensor.json"]]
     libraries = [f for f in files if f.basename in ["libVkLayer_Graph.so", "libVkLayer_Tensor.so"]]
     if len(manifests) != 2 or len(libraries) != 2:
@@ -70,5 +71,8 @@ emulation_layers = rule(
     implementation = _emulation_layers_impl,
     doc = "A directory with the ML emulation layers' .so files and manifests naming them " +
           "relatively: what VK_LAYER_PATH points at.",
-    attrs = {"package": attr.label(mandatory = True, doc = "the ai-ml-emulation-layer-for-vulkan py_library")},
+    attrs = {"package": attr.label(
+        mandatory = True,
+        doc = "the ai-ml-emulation-layer-for-vulkan py_library, or a filegroup of the wheel's layer files",
+    )},
 )

@@ -1,7 +1,5 @@
 #include "runtime/vgf/vulkan_graph.h"
 
-#include <vulkan/vulkan.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cinttypes>
@@ -11,6 +9,7 @@
 #include <utility>
 
 #include "runtime/vgf/text.h"
+#include "runtime/vgf/vulkan_loader.h"
 
 namespace etarm {
 namespace vgf {
@@ -73,6 +72,17 @@ template <typename F>
 bool load(VkDevice device, const char* name, F* function) {
   *function = reinterpret_cast<F>(vkGetDeviceProcAddr(device, name));
   return *function != nullptr;
+}
+
+// Vulkan's two-call enumeration: `call(&count, nullptr)` for the count, then the items.
+template <typename T, typename Call>
+std::vector<T> enumerate(Call call) {
+  uint32_t count = 0;
+  call(&count, static_cast<T*>(nullptr));
+  std::vector<T> items(count);
+  call(&count, items.data());
+  items.resize(count);
+  return items;
 }
 
 bool has_extension(const std::vector<VkExtensionProperties>& extensions, const char* name) {
@@ -144,11 +154,9 @@ std::string check_device(VkPhysicalDevice device, Candidate* candidate) {
   vkGetPhysicalDeviceProperties(device, &properties);
   candidate->device = device;
   candidate->name = properties.deviceName;
-  uint32_t count = 0;
-  vkEnumerateDeviceExtensionProperties(device, nullptr, &count, nullptr);
-  candidate->extensions.resize(count);
-  vkEnumerateDeviceExtensionProperties(device, nullptr, &count, candidate->extensions.data());
-  candidate->extensions.resize(count);
+  candidate->extensions = enumerate<VkExtensionProperties>([device](uint32_t* count, VkExtensionProperties* items) {
+    vkEnumerateDeviceExtensionProperties(device, nullptr, count, items);
+  });
   for (const char* needed : {VK_ARM_TENSORS_EXTENSION_NAME, VK_ARM_DATA_GRAPH_EXTENSION_NAME}) {
     if (!has_extension(candidate->extensions, needed)) {
       return text_printf("%s lacks %s", candidate->name.c_str(), needed);
@@ -158,10 +166,11 @@ std::string check_device(VkPhysicalDevice device, Candidate* candidate) {
     return text_printf("%s supports Vulkan %u.%u (VK_ARM_data_graph needs 1.3)", candidate->name.c_str(),
                        VK_API_VERSION_MAJOR(properties.apiVersion), VK_API_VERSION_MINOR(properties.apiVersion));
   }
-  vkGetPhysicalDeviceQueueFamilyProperties(device, &count, nullptr);
-  std::vector<VkQueueFamilyProperties> families(count);
-  vkGetPhysicalDeviceQueueFamilyProperties(device, &count, families.data());
-  for (uint32_t f = 0; f < count; ++f) {
+  const std::vector<VkQueueFamilyProperties> families = enumerate<VkQueueFamilyProperties>(
+      [device](uint32_t* count, VkQueueFamilyProperties* items) {
+        vkGetPhysicalDeviceQueueFamilyProperties(device, count, items);
+      });
+  for (uint32_t f = 0; f < families.size(); ++f) {
     if ((families[f].queueFlags & VK_QUEUE_DATA_GRAPH_BIT_ARM) != 0 && families[f].queueCount > 0) {
       candidate->queue_family = f;
       return "";
@@ -246,11 +255,8 @@ struct VulkanDevice::Impl {
 };
 
 Error VulkanDevice::Impl::create_instance(std::string* why) {
-  uint32_t count = 0;
-  vkEnumerateInstanceLayerProperties(&count, nullptr);
-  std::vector<VkLayerProperties> available(count);
-  vkEnumerateInstanceLayerProperties(&count, available.data());
-  available.resize(count);
+  const std::vector<VkLayerProperties> available = enumerate<VkLayerProperties>(
+      [](uint32_t* count, VkLayerProperties* items) { vkEnumerateInstanceLayerProperties(count, items); });
   const auto found = [&available](const std::string& name) {
     return std::any_of(available.begin(), available.end(),
                        [&name](const VkLayerProperties& l) { return name == l.layerName; });
@@ -471,6 +477,9 @@ VulkanDevice::VulkanDevice(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) 
 VulkanDevice::~VulkanDevice() = default;
 
 Error VulkanDevice::create(const DeviceOptions& options, std::shared_ptr<VulkanDevice>* device, std::string* why) {
+  if (!open_vulkan_loader(why)) {
+    return Error::NotSupported;
+  }
   auto impl = std::make_unique<Impl>();
   impl->options = options;
   Error err = impl->create_instance(why);

@@ -2,7 +2,8 @@
 
   qemu_test       bare-metal ELF on qemu-system-arm (a Cortex-M board), semihosting console;
                   the program's exit code is the verdict.
-  qemu_user_test  Linux aarch64 (musl, static) program under qemu-aarch64.
+  qemu_user_test  Linux aarch64 program under qemu-aarch64: static (musl) or dynamic (glibc;
+                  the bazelw root holds arm64 glibc as a Debian multiarch system).
   fvp_test        bare-metal ELF on a Corstone FVP when one is configured
                   (--//tests/sim:fvp_corstone300=/path/to/FVP_Corstone_SSE-300_Ethos-U55),
                   otherwise on QEMU like qemu_test.
@@ -187,7 +188,7 @@ _qemu_user_test = rule(
         doc = "Linux platform to build `binary` for.",
     )),
     test = True,
-    doc = "Runs a static aarch64 Linux program under qemu-aarch64; its exit code is the verdict.",
+    doc = "Runs an aarch64 Linux program under qemu-aarch64; its exit code is the verdict.",
 )
 
 _fvp_test = rule(

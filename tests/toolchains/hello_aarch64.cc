@@ -1,7 +1,7 @@
-// aarch64-linux-musl through zig, run under qemu-aarch64: C++17, libc++ containers and
-// strings, static initialisation, virtual dispatch, exceptions, a file round trip; TEST
-// cases on runtime/testing (the framework itself needs no exceptions, this program uses
-// them).
+// aarch64 Linux, built by both aarch64 toolchains (musl through zig with libc++, glibc
+// through GCC with libstdc++) and run under qemu-aarch64: C++17 containers and strings,
+// static initialisation, virtual dispatch, exceptions, a file round trip; TEST cases on
+// runtime/testing (the framework itself needs no exceptions, this program uses them).
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -13,6 +13,12 @@
 
 namespace {
 
+#if defined(__GLIBC__)
+constexpr const char *kLibc = "gnu";
+#else
+constexpr const char *kLibc = "musl";
+#endif
+
 struct Base {
   virtual ~Base() = default;
   virtual std::string name() const = 0;
@@ -23,21 +29,21 @@ struct Derived : Base {
 
 int initialised_before_main = [] { return 42; }();
 
-TEST(Aarch64Musl, Arguments) {
+TEST(Aarch64Linux, Arguments) {
   ASSERT_EQ(etarm::testing::arg_count(), 2);
   EXPECT_EQ(std::string(etarm::testing::arg(0)), "alpha");
   EXPECT_EQ(std::string(etarm::testing::arg(1)), "beta");
 }
 
-TEST(Aarch64Musl, StaticInitialisationAndVirtualCalls) {
+TEST(Aarch64Linux, StaticInitialisationAndVirtualCalls) {
   EXPECT_EQ(initialised_before_main, 42);
   std::unique_ptr<Base> b = std::make_unique<Derived>();
   EXPECT_EQ(b->name(), "derived");
-  std::printf("hello from aarch64-linux-musl (%s)\n", sizeof(void *) == 8 ? "64-bit" : "32-bit");
+  std::printf("hello from aarch64-linux-%s (%s)\n", kLibc, sizeof(void *) == 8 ? "64-bit" : "32-bit");
   EXPECT_EQ(sizeof(void *), 8u);
 }
 
-TEST(Aarch64Musl, Exceptions) {
+TEST(Aarch64Linux, Exceptions) {
   std::string what;
   try {
     throw std::runtime_error("thrown");
@@ -47,7 +53,7 @@ TEST(Aarch64Musl, Exceptions) {
   EXPECT_EQ(what, "thrown");
 }
 
-TEST(Aarch64Musl, FileRoundTrip) {
+TEST(Aarch64Linux, FileRoundTrip) {
   const char *tmp = std::getenv("TEST_TMPDIR");
   const std::string path = std::string(tmp ? tmp : "/tmp") + "/etarm_aarch64_test.txt";
   { std::ofstream(path) << "round trip"; }

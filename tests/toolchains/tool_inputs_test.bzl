@@ -26,3 +26,4 @@ def _tool_inputs_test(platform):
 
 arm_none_eabi_tool_inputs_test = _tool_inputs_test("//platforms:corstone300")
 zig_tool_inputs_test = _tool_inputs_test("//platforms:linux_aarch64_musl")
+gcc_aarch64_linux_gnu_tool_inputs_test = _tool_inputs_test("//platforms:linux_aarch64_glibc")

@@ -86,7 +86,4 @@ class VgfHostDevice:
         try:
             VgfHostDevice._loaded = ctypes.CDLL(str(library))
         except OSError as exc:
-            raise EtarmError(
-                f"cannot load the VGF delegate ({exc}); it needs the Vulkan loader (Debian: libvulkan1) "
-                "and a Vulkan driver (lavapipe: mesa-vulkan-drivers)"
-            ) from exc
+            raise EtarmError(f"cannot load the VGF delegate {library.name} ({exc})") from exc
