@@ -27,7 +27,11 @@ from etarm.testing.binary_checks import (
     scalar_operand_input,
     two_tensor_operands,
 )
+from etarm.compiler import compile_model
+from etarm.ethosu.quantizer import EthosUQuantizer
+from etarm.quantizer import get_symmetric_a16w8_quantization_config, get_symmetric_quantization_config
 from etarm.testing.cpu_fallback import Fn, cpu_reasons
+from etarm.testing.npu_runs import assert_all_on_npu
 from etarm.testing.quantized_reference import assert_quantized_close
 
 INT16 = "TOSA-1.0+INT+int16"
@@ -104,3 +108,57 @@ def test_int8_floor_divide_rank4_large_values(scale, divisor_scale):
     torch.manual_seed(int(scale))
     a, b = torch.randn(1, 2, 3, 4) * scale, torch.randn(1, 2, 3, 4) * divisor_scale
     assert_quantized_close(Fn(torch.floor_divide), (a, b), max_lsb=0)
+
+
+# --- Ethos-U55/U65: no INTDIV, so x / y is x * reciprocal(y) (passes/divisions_as_reciprocal_products.py) ---
+
+U55 = "ethos-u55-128"
+
+
+def u55_quantizer():
+    return EthosUQuantizer(U55).set_global(get_symmetric_quantization_config())
+
+
+@pytest.mark.parametrize(
+    "a_shape, b_shape",
+    [((2, 3, 5), (3, 1)), ((7,), ()), ((1, 2, 1, 3, 2), (2, 1, 4, 1, 1)), ((4, 6), (4, 6))],
+    ids=["rank3_by_rank2", "rank1_by_scalar", "rank5_broadcast", "same_shape"],
+)
+def test_int8_division_by_reciprocal_on_u55(a_shape, b_shape):
+    """The reciprocal is an int8 TABLE with parameters of its own, the product a MUL: the TOSA
+    program equals the quantized model, lies within 3 output steps of torch's float quotient (the
+    roundings of both operands, the reciprocal and the output),
+    and on ethos-u55-128 runs all on the NPU."""
+    torch.manual_seed(len(a_shape) * 10 + len(b_shape))
+    a, b = torch.randn(a_shape) * 3, divisor(*b_shape)
+    run = assert_quantized_close(Fn(torch.div), (a, b), quantizer=u55_quantizer(), max_lsb=0)
+    ops = run.result.report["partitions"][0]["tosa_ops"]
+    assert "INTDIV" not in ops and ops.count("TABLE") == 1 and ops.count("MUL") == 1, ops
+    assert (run.dequantized[0] - a / b).abs().max() <= 3 * float(run.output_qparams[0].scale)
+    assert_all_on_npu(Fn(torch.div), (a, b), U55)
+
+
+def test_int8_division_by_zero_on_u55_saturates():
+    """A zero divisor looks up 1 / 0 = +inf, which the reciprocal's table saturates to the
+    largest reciprocal calibrated: x / 0 is x times it, clamped to the output's range, so it
+    saturates at the end of that range on the side of x's sign (torch: +-inf), and 0 / 0 is 0
+    (torch: NaN). Calibrating on 0 / 0 itself fails, as for any model computing NaN."""
+    calibration = [(torch.tensor([[2.0, -1.5, 1.0, 1.0, 3.0, 0.5]]), torch.tensor([[0.0, 0.0, 0.25, 0.5, -2.0, 1.0]]))]
+    a = torch.tensor([[2.0, -1.5, 0.0, 1.0, 3.0, 0.5]])
+    b = torch.tensor([[0.0, 0.0, 0.0, 0.5, -2.0, 1.0]])
+    run = assert_quantized_close(
+        Fn(torch.div), (a, b), quantizer=u55_quantizer(), max_lsb=0, calibration_data=calibration
+    )
+    got, out = run.dequantized[0][0], run.output_qparams[0]
+    ends = out.dequantize(torch.tensor([out.qmin, out.qmax], dtype=torch.int8))
+    assert got[0] == ends[1] and got[1] == ends[0] and got[2] == 0, (got, ends)
+    assert torch.allclose(got[3:], (a / b)[0, 3:], atol=2 * float(out.scale))
+    assert_all_on_npu(Fn(torch.div), calibration[0], U55)
+
+
+def test_int16_division_stays_on_cpu_on_u55():
+    """An int16 reciprocal would need an exact 65536-entry look-up: the division stays whole, on the CPU."""
+    quantizer = EthosUQuantizer(U55).set_global(get_symmetric_a16w8_quantization_config())
+    result = compile_model(Fn(torch.div), (torch.randn(2, 8), divisor(2, 8)), U55, quantize=True, quantizer=quantizer)
+    reasons = [entry["reason"] for entry in result.report["cpu_ops"] if entry["op"] == "aten.div.Tensor"]
+    assert any("needs TOSA INTDIV, which Ethos-U55/U65 do not run" in r for r in reasons), reasons

@@ -72,7 +72,13 @@ EXPECTED = {
         Stage.EDGE: ["compute_small_integers_in_int32", "duplicate_shared_dequantizers", "quantize_pass_through_outputs"],
         Stage.PARTITION: INT_PARTITION,
     },
-    "ethos-u55-128": {**ETHOSU_STAGES, Stage.BACKEND: NPU_COMMON + U55_ONLY},
+    "ethos-u55-128": {
+        **ETHOSU_STAGES,
+        # No INTDIV on U55/U65: divisions by tensors are written as reciprocal products.
+        Stage.BEFORE_ANNOTATION: ["split_composites", "divisions_as_reciprocal_products"]
+        + ETHOSU_STAGES[Stage.BEFORE_ANNOTATION][1:],
+        Stage.BACKEND: NPU_COMMON + U55_ONLY,
+    },
     "ethos-u85-256": {**ETHOSU_STAGES, Stage.BACKEND: NPU_COMMON + U85_ONLY},
 }
 # -t vgf: the TOSA FP pipeline, and with -q the TOSA INT one, then the VGF backend's rewrites.

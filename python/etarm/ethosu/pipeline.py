@@ -21,6 +21,7 @@ from etarm.ethosu.passes.sums_in_steps import SumsInSteps
 from etarm.ethosu.passes.transposes_at_lowest_rank import TransposesAtLowestRank
 from etarm.ethosu.passes.trivial_transposes_as_reshapes import TrivialTransposesAsReshapes
 from etarm.passes.base import Pass, Pipeline
+from etarm.passes.divisions_as_reciprocal_products import DivisionsAsReciprocalProducts
 from etarm.passes.split_composites import SplitComposites
 from etarm.tosa.pipeline import tosa_passes
 from etarm.tosa_ir.specification import TosaSpecification
@@ -52,5 +53,12 @@ def npu_rewrites(family: str) -> list[Pass]:
     ]
 
 
+def before_annotation(family: str) -> list[Pass]:
+    """U55/U65 have no INTDIV: divisions by tensors become products with reciprocals."""
+    if is_u55_class(family):
+        return [SplitComposites(), DivisionsAsReciprocalProducts()]
+    return [SplitComposites()]
+
+
 def ethosu_pipeline(target: str, family: str, tosa_spec: TosaSpecification) -> Pipeline:
-    return Pipeline(target, [SplitComposites(), *tosa_passes(tosa_spec), *npu_rewrites(family)])
+    return Pipeline(target, [*before_annotation(family), *tosa_passes(tosa_spec), *npu_rewrites(family)])

@@ -72,7 +72,6 @@ BOOL_U55 = "cpu: Ethos-U55/U65 have no boolean tensors"
 INT64 = "cpu: is int64: Ethos-U partitions read and write"
 GATHER_U55 = "cpu: needs TOSA GATHER"
 BITWISE_U55 = "cpu: needs TOSA BITWISE_"
-INTDIV_U55 = "cpu: needs TOSA INTDIV, which Ethos-U55/U65 do not run"
 NARROWING_CAST = "cpu: do not narrow int32 by casting"
 BILINEAR_U55 = "cpu: Vela 5.2.0 compiles no TOSA RESIZE BILINEAR for Ethos-U55/U65"
 
@@ -134,7 +133,7 @@ row("detach", "aten.detach.default",                                     RUNS,  
 row("detach", "aten.detach_copy.default",                                RUNS,            RUNS,            RUNS,            RUNS)
 row("div", "aten.div.Scalar",                                            RUNS,            RUNS,            RUNS,            RUNS)
 row("div", "aten.div.Scalar_mode",                                       RUNS,            NOT_QUANTIZED,   NOT_QUANTIZED,   NOT_QUANTIZED)
-row("div", "aten.div.Tensor",                                            RUNS,            RUNS,            INTDIV_U55,      RUNS)
+row("div", "aten.div.Tensor",                                            RUNS,            RUNS,            RUNS,            RUNS)
 row("div", "aten.div.Tensor_mode",                                       RUNS,            RUNS,            GATHER_U55,      RUNS)
 row("elu", "aten.elu.default",                                           RUNS,            RUNS,            RUNS,            RUNS)
 row("embedding", "aten.embedding.default",                               RUNS,            RUNS,            INT64,           INT64)
