@@ -8,7 +8,7 @@ toolchain() offering it to Linux x86_64 hosts.
 """
 
 load("@rules_cc//cc:action_names.bzl", "ACTION_NAMES")
-load("@rules_cc//cc:cc_toolchain_config_lib.bzl", "action_config", "feature", "flag_group", "flag_set", "tool", "with_feature_set")
+load("@rules_cc//cc:cc_toolchain_config_lib.bzl", "action_config", "feature", "flag_group", "flag_set", "tool", "tool_path", "with_feature_set")
 load("@rules_cc//cc:defs.bzl", "cc_toolchain")
 
 C_COMPILE = [ACTION_NAMES.c_compile]
@@ -44,6 +44,14 @@ def compiler_action_configs(c_compiler, cxx_driver):
     ] + [
         action_config(action_name = a, enabled = True, tools = [tool(path = cxx_driver)])
         for a in CXX_COMPILE + LINK
+    ]
+
+def gcc_tool_paths(prefix):
+    """tool_paths of a GCC cross toolchain whose tools are `<prefix>ar`, `<prefix>gcc`, ...
+    (archiving and stripping keep Bazel's built-in configurations, which bring their flags)."""
+    return [
+        tool_path(name = name, path = prefix + name)
+        for name in ["ar", "cpp", "gcc", "gcov", "ld", "nm", "objcopy", "objdump", "strip"]
     ]
 
 def target_flags_feature(target, compile = [], cxx = [], link = []):

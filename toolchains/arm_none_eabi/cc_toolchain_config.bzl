@@ -14,7 +14,7 @@ Features (enable/disable with --features=NAME / --features=-NAME or a target's `
 Compilation modes: fastbuild -Os, opt -O2 -DNDEBUG, dbg -Og -g3.
 """
 
-load("@rules_cc//cc:cc_toolchain_config_lib.bzl", "feature", "tool_path", "with_feature_set")
+load("@rules_cc//cc:cc_toolchain_config_lib.bzl", "feature", "with_feature_set")
 load(
     "//toolchains:cc_toolchain_common.bzl",
     "ALL_COMPILE",
@@ -24,6 +24,7 @@ load(
     "compiler_action_configs",
     "flags",
     "gc_sections_feature",
+    "gcc_tool_paths",
     "optimization_feature",
     "target_flags_feature",
     "toolchain_config_info",
@@ -99,10 +100,7 @@ def _impl(ctx):
             "/usr/lib/gcc/arm-none-eabi",
             "/usr/arm-none-eabi/include",
         ],
-        tool_paths = [
-            tool_path(name = name, path = _TOOL_PREFIX + name)
-            for name in ["ar", "cpp", "gcc", "gcov", "ld", "nm", "objcopy", "objdump", "strip"]
-        ],
+        tool_paths = gcc_tool_paths(_TOOL_PREFIX),
     )
 
 arm_none_eabi_toolchain_config = rule(

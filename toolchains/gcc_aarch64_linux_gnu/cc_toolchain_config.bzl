@@ -10,12 +10,12 @@ Under qemu-aarch64 the cross glibc in /usr/aarch64-linux-gnu serves as the sysro
 Compilation modes: fastbuild -O1, opt -O2 -DNDEBUG, dbg -O0 -g. gc_sections is on.
 """
 
-load("@rules_cc//cc:cc_toolchain_config_lib.bzl", "tool_path")
 load(
     "//toolchains:cc_toolchain_common.bzl",
     "compilation_mode_features",
     "compiler_action_configs",
     "gc_sections_feature",
+    "gcc_tool_paths",
     "optimization_feature",
     "target_flags_feature",
     "toolchain_config_info",
@@ -58,10 +58,7 @@ def _impl(ctx):
             # Architecture-independent headers of the root (the Vulkan headers).
             "/usr/include",
         ],
-        tool_paths = [
-            tool_path(name = name, path = _TOOL_PREFIX + name)
-            for name in ["ar", "cpp", "gcc", "gcov", "ld", "nm", "objcopy", "objdump", "strip"]
-        ],
+        tool_paths = gcc_tool_paths(_TOOL_PREFIX),
     )
 
 gcc_aarch64_linux_gnu_toolchain_config = rule(

@@ -25,17 +25,8 @@ values() { awk '$1 ~ /^out[0-9]+:$/ { for (i = 2; i <= NF; i++) print $i }' "$1"
 # The "max |diff|" a runner printed for its comparison with FILE.
 max_diff() { grep -a -F "vs $2: max |diff| = " "$1" | sed 's/.*max |diff| = \([^,]*\),.*/\1/'; }
 
-run() {  # NAME COMMAND...: runs a runner, keeps its log, fails the test on a non-zero exit
-  local name=$1
-  shift
-  echo "--- $name: $*"
-  if ! "$@" > "$tmp/$name.log" 2>&1; then
-    cat "$tmp/$name.log"
-    echo "FAIL: $name exited non-zero"
-    exit 1
-  fi
-  grep -a -v '^out[0-9]*:' "$tmp/$name.log"
-}
+# run NAME COMMAND...
+source runtime/testing/run_logged.sh
 
 run genuine "$genuine" "$pte" "$inputs" --write "$out" --expect "$torch_out" "$torch_atol" "$torch_rtol"
 run core "$core" "$pte" "$inputs" --expect "$out" "$tol" "$tol" --expect "$torch_out" "$torch_atol" "$torch_rtol"

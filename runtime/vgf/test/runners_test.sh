@@ -16,17 +16,8 @@ genuine=$1 core=$2 aarch64=$3 aarch64_layers=$4 pte=$5 inputs=$6 torch_out=$7 to
 tmp=${TEST_TMPDIR:-$(mktemp -d)}
 out=$tmp/genuine_outputs.bin
 
-run() {  # NAME COMMAND...: runs a runner, shows its log, fails the test on a non-zero exit
-  local name=$1
-  shift
-  echo "--- $name: $*"
-  if ! "$@" > "$tmp/$name.log" 2>&1; then
-    cat "$tmp/$name.log"
-    echo "FAIL: $name exited non-zero"
-    exit 1
-  fi
-  grep -a -v '^out[0-9]*:' "$tmp/$name.log"
-}
+# run NAME COMMAND...
+source runtime/testing/run_logged.sh
 
 run genuine "$genuine" "$pte" "$inputs" --write "$out" --expect "$torch_out" "$torch_tol" "$torch_tol"
 run core "$core" "$pte" "$inputs" --expect "$out" "$tol" "$tol"
