@@ -7,7 +7,9 @@ python/etarm/testing/op_coverage.py, run by tests/operators/test_op_coverage.py.
 import pytest
 import torch
 
+from etarm.testing.cpu_fallback import Fn
 from etarm.testing.data_movement_checks import exact_cases
+from etarm.testing.extension_floats import BF16_AND_FP8, assert_extension_float_close, assert_needs_extension
 from etarm.testing.indexing_checks import TARGETS, Buffered, integer_values
 from etarm.testing.many_ops import assert_each_exact
 from etarm.testing.packed_cases import Cases
@@ -59,3 +61,25 @@ def test_input_indices(target):
 
 def test_integer_values():
     assert_each_exact({"gather": lambda x, i: torch.gather(x, 2, i)}, integer_values(), "TOSA-1.0+FP+INT")
+
+
+# --- the FP extensions' floats: GATHER moves bf16 and fp8 values ---
+
+
+@pytest.mark.parametrize("dtype", BF16_AND_FP8)
+@pytest.mark.parametrize("dim", [0, 1, -1])
+def test_extension_float_gather(dtype, dim):
+    gen = torch.Generator().manual_seed(dim + 5)
+    x = (torch.randn(3, 4, 5, generator=gen) * 2).to(dtype)
+    shape = [2, 3, 4]
+    shape[dim] = 6
+    index = torch.randint(0, x.shape[dim], shape, generator=gen)
+    assert_extension_float_close(Fn(lambda t: torch.gather(t, dim, index)), (x,), dtype)
+
+
+@pytest.mark.parametrize("dtype", BF16_AND_FP8)
+def test_extension_float_gather_needs_its_extension(dtype):
+    index = torch.tensor([[0, 1], [1, 0]])
+    assert_needs_extension(
+        Fn(lambda t: torch.gather(t, 1, index)), (torch.ones(2, 3).to(dtype),), dtype, "aten.gather.default"
+    )

@@ -29,9 +29,12 @@ from etarm.tosa_ir.graph import TosaGraph, TosaTensor
 ZeroPoints = tuple[TosaTensor, TosaTensor]
 
 
-def matmul3(graph: TosaGraph, a: TosaTensor, b: TosaTensor, zero_points: ZeroPoints | None = None) -> TosaTensor:
+def matmul3(
+    graph: TosaGraph, a: TosaTensor, b: TosaTensor, zero_points: ZeroPoints | None = None, cast_back: bool = True
+) -> TosaTensor:
     """MATMUL of rank-3 operands; FP16/BF16 accumulate into FP32 (as torch does on CPU), fp8 into
-    FP16 (TOSA 1.0's only fp8 MATMUL), then the result casts back.
+    FP16 (TOSA 1.0's only fp8 MATMUL), then the result casts back (``cast_back=False``: it stays
+    in the accumulator's type, for terms added before one final rounding).
 
     Integer operands (``zero_points``: their A_zp / B_zp tensors) give the accumulator itself:
     int32 for int8, int48 for int16.
@@ -44,14 +47,16 @@ def matmul3(graph: TosaGraph, a: TosaTensor, b: TosaTensor, zero_points: ZeroPoi
     zero_b = graph.const([0], b.dtype, shape=(1,), stem="b_zp")
     accumulator = spatial.accumulator_dtype(a.dtype)
     product = graph.emit(ts.Op.MATMUL, [a, b, zero_a, zero_b], (batch, rows, cols), accumulator)
-    return tm.cast(graph, product, a.dtype)
+    return tm.cast(graph, product, a.dtype) if cast_back else product
 
 
-def batched_matmul(graph: TosaGraph, a: TosaTensor, b: TosaTensor, zero_points: ZeroPoints | None = None) -> TosaTensor:
+def batched_matmul(
+    graph: TosaGraph, a: TosaTensor, b: TosaTensor, zero_points: ZeroPoints | None = None, cast_back: bool = True
+) -> TosaTensor:
     """``a @ b`` for a [..., M, K] and b [..., K, N] (both rank >= 2), broadcasting batch dims.
 
     ``zero_points``: integer operands' zero-point tensors (see ``matmul3``); the result is
-    then the rank-3 accumulator."""
+    then the rank-3 accumulator. ``cast_back``: see ``matmul3``."""
     (rows, inner), cols = a.shape[-2:], b.shape[-1]
     a_batch, b_batch = a.shape[:-2], b.shape[:-2]
     batch = tm.broadcast_shape(a_batch, b_batch)
@@ -62,6 +67,7 @@ def batched_matmul(graph: TosaGraph, a: TosaTensor, b: TosaTensor, zero_points: 
             graph.reshape(a, (1, math.prod(a_batch) * rows, inner)),
             graph.reshape(b, (1, inner, cols)),
             zero_points,
+            cast_back,
         )
         return _batched(graph, product, batch + (rows, cols), zero_points)
     rank = len(batch) + 2
@@ -69,7 +75,7 @@ def batched_matmul(graph: TosaGraph, a: TosaTensor, b: TosaTensor, zero_points: 
     b = tm.tile(graph, graph.to_rank(b, rank), batch + (inner, cols))
     count = math.prod(batch)
     product = matmul3(
-        graph, graph.reshape(a, (count, rows, inner)), graph.reshape(b, (count, inner, cols)), zero_points
+        graph, graph.reshape(a, (count, rows, inner)), graph.reshape(b, (count, inner, cols)), zero_points, cast_back
     )
     return _batched(graph, product, batch + (rows, cols), zero_points)
 

@@ -1,5 +1,9 @@
 """aten.addmm: beta * self + alpha * (mat1 @ mat2); MATMUL, then MULs only for beta/alpha != 1.
 
+fp8 (the FP profile's fp8 extensions; linear with a bias): TOSA has no fp8 ADD or MUL, so
+the terms add in MATMUL's FP16 result (self CAST to FP16) and the sum rounds to fp8 once, as
+torch's float computation rounded to fp8 does, but for the FP16 accumulation.
+
 Quantized (INT, alpha > 0): MATMUL with the zero points into int32 (int48); self is
 rescaled onto the product's int32 steps and added (SUB for a negative beta); one RESCALE
 writes the output. An int48 product is first rescaled to int32 steps of 2**-10 output
@@ -15,7 +19,9 @@ import torch
 import tosa_serializer as ts
 
 from etarm.lowering import quantized_products as qp
+from etarm.lowering import spatial
 from etarm.lowering import tensor_math as tm
+from etarm.lowering.dtype_rules import EXTENSION_FLOATS
 from etarm.lowering.matmul import batched_matmul, operands_reason, quantized_operands_reason
 from etarm.lowering.quantized import FloatAndQuantizedVisitor, rescale
 from etarm.lowering.registry import register
@@ -31,6 +37,7 @@ _MAX_TERM_FACTOR = {torch.int8: 2.0**20, torch.int16: 2.0**13}
 @register
 class AddmmVisitor(FloatAndQuantizedVisitor):
     targets = ("aten.addmm.default",)
+    extension_floats = EXTENSION_FLOATS
 
     def float_reason(self, node, spec):
         for name in ("beta", "alpha"):
@@ -49,11 +56,14 @@ class AddmmVisitor(FloatAndQuantizedVisitor):
 
     def define_float(self, node, graph):
         beta, alpha = node.kwargs.get("beta", 1), node.kwargs.get("alpha", 1)
-        product = batched_matmul(graph, graph.value(node.args[1]), graph.value(node.args[2]))
-        result = tm.scale(graph, product, alpha)
+        mat1 = graph.value(node.args[1])
+        work = spatial.product_dtype(mat1.dtype)  # the operands' type, FP16 for fp8
+        product = batched_matmul(graph, mat1, graph.value(node.args[2]), cast_back=False)
+        result = tm.scale(graph, tm.cast(graph, product, work), alpha)
         if beta != 0:  # torch ignores self (even NaN/inf in it) when beta is 0
-            result = tm.add(graph, result, tm.scale(graph, graph.value(node.args[0]), beta))
-        tm.bind_result(graph, node, result)
+            term = tm.cast(graph, graph.value(node.args[0]), work)
+            result = tm.add(graph, result, tm.scale(graph, term, beta))
+        tm.bind_result(graph, node, tm.cast(graph, result, mat1.dtype))
 
     def define_quantized(self, node, graph):
         beta, alpha = node.kwargs.get("beta", 1), node.kwargs.get("alpha", 1)
