@@ -18,6 +18,7 @@
 
 #include "runtime/ethosu/ethosu_backend.h"
 #include "runtime/executorch_names.h"
+#include "runtime/testing/delegate_instance.h"
 #include "runtime/testing/executorch.h"
 #include "runtime/testing/files.h"
 #include "runtime/testing/test.h"
@@ -247,40 +248,13 @@ inline BackendInterface* backend() {
   return executorch::runtime::get_backend_class(kBackendId);
 }
 
-// A delegate instance: the runtime allocator's pool and the handle init() returned.
-class Instance {
+// A delegate instance of EthosUBackend, with what its handle records.
+class Instance : public etarm::testing::DelegateInstance {
  public:
-  explicit Instance(size_t pool_bytes = 1 << 16) : pool_(pool_bytes), allocator_(pool_bytes, pool_.data()) {}
-  ~Instance() {
-    if (handle_ != nullptr) {
-      backend()->destroy(handle_);
-    }
-  }
-  Error init(const void* data, size_t size) {
-    FreeableBuffer buffer(data, size, nullptr);
-    BackendInitContext context(&allocator_);
-    auto result = backend()->init(context, &buffer, {});
-    if (!result.ok()) {
-      return result.error();
-    }
-    handle_ = result.get();
-    return Error::Ok;
-  }
-  Error execute(std::vector<EValue*> args) {
-    BackendExecutionContext context;
-    return backend()->execute(context, handle_, Span<EValue*>(args.data(), args.size()));
-  }
-  DelegateHandle* handle() const {
-    return handle_;
-  }
+  explicit Instance(size_t pool_bytes = 1 << 16) : DelegateInstance(kBackendId, pool_bytes) {}
   HandleInfo info() const {
-    return handle_info(handle_);
+    return handle_info(handle());
   }
-
- private:
-  std::vector<uint8_t> pool_;
-  MemoryAllocator allocator_;
-  DelegateHandle* handle_ = nullptr;
 };
 
 // A heap copy of exactly `bytes.size()` bytes (so sanitizers see any read past the end).

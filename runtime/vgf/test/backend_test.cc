@@ -8,6 +8,7 @@
 
 #include "kernels/testing/harness.h"
 #include "runtime/executorch_names.h"
+#include "runtime/testing/delegate_instance.h"
 #include "runtime/testing/executorch.h"
 #include "runtime/vgf/test/test_cases.h"
 #include "runtime/vgf/vgf_backend.h"
@@ -40,34 +41,9 @@ std::vector<int32_t> sizes_of(const IoTensor& t) {
   return std::vector<int32_t>(t.shape.begin(), t.shape.end());
 }
 
-// One delegate: init() on a payload, execute(), destroy() at the end of the scope.
-class Instance {
- public:
-  Instance() : pool_(4096), allocator_(pool_.size(), pool_.data()) {}
-  ~Instance() {
-    if (handle_ != nullptr) {
-      backend()->destroy(handle_);
-    }
-  }
-  Error init(const uint8_t* data, size_t size) {
-    FreeableBuffer buffer(data, size, nullptr);
-    BackendInitContext context(&allocator_);
-    auto result = backend()->init(context, &buffer, {});
-    if (!result.ok()) {
-      return result.error();
-    }
-    handle_ = result.get();
-    return Error::Ok;
-  }
-  Error execute(std::vector<EValue*> args) {
-    BackendExecutionContext context;
-    return backend()->execute(context, handle_, Span<EValue*>(args.data(), args.size()));
-  }
-
- private:
-  std::vector<uint8_t> pool_;
-  MemoryAllocator allocator_;
-  DelegateHandle* handle_ = nullptr;
+// One VgfBackend delegate, with the small pool a Method gives it.
+struct Instance : etarm::testing::DelegateInstance {
+  Instance() : DelegateInstance(kBackendId, 4096) {}
 };
 
 // A case's delegate arguments: its inputs (filled) and outputs, as ExecuTorch tensors.
