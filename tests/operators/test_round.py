@@ -6,6 +6,8 @@ python/etarm/testing/op_coverage.py, run by tests/operators/test_op_coverage.py.
 
 import torch
 
+from etarm.testing.cpu_fallback import Fn
+from etarm.testing.extension_floats import assert_extension_float_close
 from etarm.testing.packed_cases import Cases
 from etarm.testing.unary_checks import assert_int8_tables_exact, assert_int16_lookups, math_cases
 
@@ -30,3 +32,12 @@ def test_int8_table_is_exact():
 def test_int16_exact_lookup():
     """A step function: the interpolated TABLE cannot follow it."""
     assert_int16_lookups({"round_decimals": (lambda x: torch.round(x, decimals=1), "GATHER", 0)})
+
+
+def test_bf16_halves_and_integral_values():
+    """bf16 (TOSA-1.0+FP+bf16): halves round to even; from 2**7 on every bf16 is an integer
+    (issue 17: round of bf16 crashed with KeyError DType.BF16); decimals scale in FP32."""
+    x = torch.tensor([0.5, 1.5, 2.5, -0.5, -2.5, 3.49, 127.0, 129.0, 255.0, -300.0, 1e30, 0.0]).to(torch.bfloat16)
+    assert_extension_float_close(Fn(torch.round), (x,), torch.bfloat16)
+    y = torch.tensor([-1.3047, 0.25, 0.35, 2.675, -0.05, 12.34]).to(torch.bfloat16)
+    assert_extension_float_close(Fn(lambda t: torch.round(t, decimals=1)), (y,), torch.bfloat16)

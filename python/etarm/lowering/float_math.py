@@ -23,7 +23,7 @@ from etarm.lowering.compose import Composer
 INF = float("inf")
 NAN = float("nan")
 # Magnitude from which every float of the type is an integer (2^mantissa bits).
-_INTEGRAL_FROM = {ts.DType.FP32: 2.0**23, ts.DType.FP16: 2.0**10}
+_INTEGRAL_FROM = {ts.DType.FP32: 2.0**23, ts.DType.FP16: 2.0**10, ts.DType.BF16: 2.0**7}
 
 
 def divide(c: Composer, a, b):

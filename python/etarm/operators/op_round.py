@@ -1,11 +1,13 @@
 """aten.round: half-to-even via CAST float->int32 (which rounds that way) below 2^23.
 
 round.decimals scales by 10^d first, exactly as torch does (x * 10^d, rounded, / 10^d;
-negative d divides first). Quantized (INT): a lookup table of the function
+negative d divides first); FP16/BF16 scale in FP32, as torch's CPU kernel does: 10^d * x
+rounded to BF16's 8 bits would pick another integer. Quantized (INT): a lookup table of the function
 (quantized_lookup.py; int16 takes the exact 65536-entry form, steps defeat interpolation).
 """
 
 import torch
+import tosa_serializer as ts
 
 from etarm.lowering import float_math
 from etarm.lowering.pointwise import FloatUnaryVisitor
@@ -32,6 +34,9 @@ class RoundVisitor(LookupLowering, FloatUnaryVisitor):
         if decimals == 0:
             return float_math.round_half_even(c, x)
         scale = 10.0 ** abs(decimals)
+        wide = c.convert(x, ts.DType.FP32)
         if decimals > 0:
-            return float_math.divide(c, float_math.round_half_even(c, c.mul(x, scale)), scale)
-        return c.mul(float_math.round_half_even(c, float_math.divide(c, x, scale)), scale)
+            result = float_math.divide(c, float_math.round_half_even(c, c.mul(wide, scale)), scale)
+        else:
+            result = c.mul(float_math.round_half_even(c, float_math.divide(c, wide, scale)), scale)
+        return c.convert(result, c.tensor(x).dtype)
