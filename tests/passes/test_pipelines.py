@@ -82,7 +82,7 @@ EXPECTED = {
     "ethos-u85-256": {**ETHOSU_STAGES, Stage.BACKEND: NPU_COMMON + U85_ONLY},
 }
 # -t vgf: the TOSA FP pipeline, and with -q the TOSA INT one, then the VGF backend's rewrites.
-VGF_BACKEND = ["rank_zero_as_shape_one"]
+VGF_BACKEND = ["global_pools_as_sums", "rank_zero_as_shape_one"]
 EXPECTED["vgf"] = {**EXPECTED["TOSA-1.0+FP"], Stage.BACKEND: VGF_BACKEND}
 VGF_QUANTIZED = {**EXPECTED["TOSA-1.0+INT"], Stage.BACKEND: VGF_BACKEND}
 

@@ -62,6 +62,20 @@ def conv(shape, kernel, stride, pad=(0, 0, 0, 0), dilation=(1, 1), depthwise=Tru
     return build
 
 
+def global_pool(shape=(1, 25, 5, 32)):
+    """A builder of the INT lowering of a global average pool: a depthwise convolution of
+    unit weights over the whole image, then RESCALE."""
+
+    def build(graph: TosaGraph) -> TosaTensor:
+        x = graph_input(graph, shape)
+        n, h, w, c = shape
+        operands = [x, graph.const(np.ones((h, w, c, 1)), I8), graph.const(np.zeros(c), I32), graph.const([-3], I8), graph.const([0], I8)]
+        acc = graph.emit(ts.Op.DEPTHWISE_CONV2D, operands, (n, 1, 1, c), I32, [0, 0, 0, 0], [h, w], [1, 1], False, I32)
+        return rescale(graph, acc, 1 << 30, 37)
+
+    return build
+
+
 def sample_inputs(graph: TosaGraph) -> list[np.ndarray]:
     """Random int8/int16 values for each input of ``graph`` (the same on every call)."""
     rng = np.random.default_rng(3)

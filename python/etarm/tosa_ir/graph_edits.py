@@ -1,5 +1,5 @@
-"""What several Ethos-U rewrites do to a TOSA graph: find who reads or writes a tensor,
-build replacement ops, and swap them in."""
+"""What the rewrites of lowered TOSA graphs (the backends' passes) share: find who reads or
+writes a tensor, build replacement ops, and swap them in."""
 
 from __future__ import annotations
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import tosa_serializer as ts
 
-from etarm.ethosu.passes import graph_edits
+from etarm.tosa_ir import graph_edits
 from etarm.lowering.quantized import rescale
 from etarm.passes.base import Stage, TosaPass
 from etarm.tosa_ir.graph import TosaGraph, TosaOp

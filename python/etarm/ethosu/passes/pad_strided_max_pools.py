@@ -7,7 +7,7 @@ import dataclasses
 import tosa_serializer as ts
 
 from etarm.ethosu import npu_rules
-from etarm.ethosu.passes import graph_edits
+from etarm.tosa_ir import graph_edits
 from etarm.passes.base import Stage, TosaPass
 from etarm.tosa_ir.graph import TosaGraph, TosaOp
 
