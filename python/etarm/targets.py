@@ -8,13 +8,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from etarm.cortex_m.target import CORTEX_M
 from etarm.errors import EtarmError
 from etarm.ethosu.target import ETHOS_U
 from etarm.target_family import TargetFamily, TargetOption
 from etarm.tosa.target import TOSA
 from etarm.vgf.target import VGF
 
-FAMILIES: tuple[TargetFamily, ...] = (TOSA, ETHOS_U, VGF)
+FAMILIES: tuple[TargetFamily, ...] = (TOSA, ETHOS_U, VGF, CORTEX_M)
 
 
 def known_targets() -> list[str]:

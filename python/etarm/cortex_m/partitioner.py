@@ -1,0 +1,44 @@
+"""CortexMPartitioner: delegates nothing; says, per op, which kernel will run it and why.
+
+Cortex-M programs are operator libraries, not delegates: the pipeline's edge passes have
+already turned what CMSIS-NN runs into ``cortex_m::`` ops. compile_model's report lists every
+op of the program with the reason kept here.
+"""
+
+from __future__ import annotations
+
+import torch
+from executorch.exir.backend.partitioner import DelegationSpec, Partitioner, PartitionResult
+from torch.export import ExportedProgram
+
+from etarm.cortex_m.compile_spec import CortexMCompileSpec
+from etarm.cortex_m.ops import NAMESPACE
+from etarm.cortex_m.passes.quantized_add_as_cmsis_nn import REASON
+from etarm.op_names import op_name
+from etarm.tosa_ir.quant_params import is_qdq
+
+
+def _reason(node: torch.fx.Node) -> str:
+    name = op_name(node.target)
+    if name.startswith(f"{NAMESPACE}."):
+        return "cortex_m kernel (CMSIS-NN)"
+    if REASON in node.meta:
+        return f"portable kernel: {node.meta[REASON]}"
+    if is_qdq(node):
+        return "portable kernel: the float boundary of ops without a cortex_m kernel"
+    return "portable kernel: no cortex_m kernel for this op yet"
+
+
+class CortexMPartitioner(Partitioner):
+    def __init__(self, compile_spec: CortexMCompileSpec, additional_checks=None):
+        self.compile_spec = compile_spec
+        self.rejections: dict[str, tuple[str, str]] = {}
+        super().__init__(DelegationSpec("CortexM", []))
+
+    def partition(self, exported_program: ExportedProgram) -> PartitionResult:
+        self.rejections = {
+            node.name: (op_name(node.target), _reason(node))
+            for node in exported_program.graph.nodes
+            if node.op == "call_function"
+        }
+        return PartitionResult(tagged_exported_program=exported_program, partition_tags={})

@@ -1,0 +1,19 @@
+"""The passes a model goes through for Cortex-M, in flow order (``etarm passes -t cortex-m55``).
+
+Cortex-M has no delegate: the edge program itself is rewritten, each quantized pattern with a
+CMSIS-NN kernel becoming a ``cortex_m::`` op (ops.py); everything else stays as it is and runs
+on the portable kernels (float between quantize/dequantize nodes).
+"""
+
+from __future__ import annotations
+
+from etarm.cortex_m.passes.quantized_add_as_cmsis_nn import QuantizedAddAsCmsisNn
+from etarm.passes.base import Pass, Pipeline
+
+
+def cortex_m_passes() -> list[Pass]:
+    return [QuantizedAddAsCmsisNn()]
+
+
+def cortex_m_pipeline(target: str) -> Pipeline:
+    return Pipeline(target, cortex_m_passes())

@@ -1,0 +1,24 @@
+"""CortexMQuantizer: the PT2E quantizer for Cortex-M (a8w8: int8 activations and weights).
+
+    quantizer = CortexMQuantizer().set_global(get_symmetric_quantization_config())
+
+The annotation rules are the shared ones (etarm/quantization), for TOSA-1.0+INT (int8 only:
+int16 activations are refused until the kernels have them).
+"""
+
+from __future__ import annotations
+
+from etarm.cortex_m.compile_spec import CortexMCompileSpec
+from etarm.errors import EtarmError
+from etarm.quantization.quantization_config import get_symmetric_quantization_config
+from etarm.quantization.quantizer import AnnotatingQuantizer
+
+
+class CortexMQuantizer(AnnotatingQuantizer):
+    def __init__(self, compile_spec: CortexMCompileSpec | None = None):
+        compile_spec = compile_spec if compile_spec is not None else CortexMCompileSpec()
+        if not isinstance(compile_spec, CortexMCompileSpec):
+            raise EtarmError(f"CortexMQuantizer needs a CortexMCompileSpec, not {type(compile_spec).__name__}")
+        self.compile_spec = compile_spec
+        super().__init__(compile_spec.tosa_spec, compile_spec.pipeline())
+        self.set_global(get_symmetric_quantization_config())
