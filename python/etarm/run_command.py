@@ -16,6 +16,7 @@ from etarm.errors import EtarmError
 from etarm.models import load_model
 from etarm.pte import cpu_operators, delegate_payloads
 from etarm.runtime import Program, RunResult
+from etarm.tosa.reference_model import ML_FLOATS
 
 # Values printed per output; the rest are summarised by their count.
 _SHOWN_VALUES = 8
@@ -42,7 +43,9 @@ def _describe(value) -> str:
     if not isinstance(value, np.ndarray):
         return f"{type(value).__name__} {value}"
     flat = value.reshape(-1)
-    shown = " ".join(f"{v:.6g}" if value.dtype.kind == "f" else str(v) for v in flat[:_SHOWN_VALUES].tolist())
+    floats = value.dtype.kind == "f" or value.dtype in ML_FLOATS
+    shown_values = flat[:_SHOWN_VALUES].astype(np.float64) if floats else flat[:_SHOWN_VALUES]
+    shown = " ".join(f"{v:.6g}" if floats else str(v) for v in shown_values.tolist())
     more = f" ... ({flat.size} values)" if flat.size > _SHOWN_VALUES else ""
     return f"{value.dtype} {list(value.shape)}: {shown}{more}"
 

@@ -14,7 +14,10 @@ from etarm.errors import EtarmError
 from etarm.pte import delegate_payloads
 from etarm.runtime import Program
 from etarm.runtime._libraries import library_directory
+from etarm.testing.extension_floats import target_of
 from etarm.tosa.host_device import TosaReferenceDevice
+from etarm.tosa.reference_model import run_tosa
+from etarm.tosa_ir.mapping import tensor_array
 
 
 class ConvNet(torch.nn.Module):
@@ -190,3 +193,29 @@ def test_the_runtime_libraries_are_found_in_a_namespace_package(tmp_path):
     assert library_directory([str(tmp_path), real]) == pathlib.Path(real) / "lib"
     with pytest.raises(ImportError, match="no lib/libexecutorch.so"):
         library_directory([str(tmp_path)])
+
+
+# --- the TOSA FP extensions: bf16 and fp8 programs (the reference model gives their raw bytes) ---
+
+
+class _ProductOfExtensionFloats(torch.nn.Module):
+    def forward(self, x, w):
+        return torch.matmul(x, w).permute(1, 0), x[:, :2]
+
+
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float8_e4m3fn, torch.float8_e5m2], ids=str)
+def test_extension_float_program_runs(dtype):
+    """bf16/fp8 inputs go in as ml_dtypes arrays of their bits and the outputs come back in the
+    program's type (ml_dtypes), equal to the TOSA graph run on the reference model directly."""
+    generator = torch.Generator().manual_seed(4)
+    inputs = tuple((torch.rand(shape, generator=generator) * 2 - 1).to(dtype) for shape in ((3, 4), (4, 5)))
+    compiled = compile_model(_ProductOfExtensionFloats(), inputs, target_of(dtype))
+    result = Program(compiled.pte).run(inputs)
+    (payload,) = delegate_payloads(compiled.pte)
+    arrays = [tensor_array(t) for t in inputs]
+    direct = [out.view(array.dtype) for out, array in zip(run_tosa(payload.data, arrays), arrays)]
+    program_order = [direct[index] for _partition, index in compiled.report["outputs_from"]]
+    for got, want in zip(result.outputs, program_order):
+        assert got.dtype == want.dtype == tensor_array(inputs[0]).dtype
+        np.testing.assert_array_equal(got.view(np.uint8), want.view(np.uint8))
+    np.testing.assert_array_equal(result.outputs[1].astype(np.float32), inputs[0][:, :2].float().numpy())

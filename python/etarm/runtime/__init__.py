@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Sequence
 
+import ml_dtypes
 import numpy as np
 import torch
 
@@ -58,9 +59,22 @@ def _install_device(backend_id: str, compile_specs) -> None:
     _devices[backend_id].install(_runtime, backend_id, list(compile_specs))
 
 
+# torch's bf16/fp8 tensors have no numpy form: their bits, viewed as ml_dtypes' types (the
+# program's dtype names for them: see runtime_module.cc).
+_ML_FLOATS = {
+    torch.bfloat16: (torch.int16, ml_dtypes.bfloat16),
+    torch.float8_e4m3fn: (torch.uint8, ml_dtypes.float8_e4m3fn),
+    torch.float8_e5m2: (torch.uint8, ml_dtypes.float8_e5m2),
+}
+
+
 def _as_array(value) -> np.ndarray:
     if isinstance(value, torch.Tensor):
-        return value.detach().cpu().contiguous().numpy()
+        tensor = value.detach().cpu().contiguous()
+        if tensor.dtype in _ML_FLOATS:
+            bits, dtype = _ML_FLOATS[tensor.dtype]
+            return tensor.view(bits).numpy().view(dtype)
+        return tensor.numpy()
     return np.asarray(value)
 
 

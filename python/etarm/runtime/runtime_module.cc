@@ -51,9 +51,16 @@ std::string describe(const py::error_already_set& error) {
   return std::string(py::str(error.type().attr("__name__"))) + ": " + std::string(py::str(error.value()));
 }
 
-// numpy's name for an ExecuTorch dtype, nullptr when numpy has none (e.g. BFloat16).
+// numpy's name for an ExecuTorch dtype, nullptr when numpy has none. bf16 and fp8 are
+// ml_dtypes' types (numpy knows their names once ml_dtypes is imported: see the module init).
 const char* numpy_dtype(ScalarType type) {
   switch (type) {
+    case ScalarType::BFloat16:
+      return "bfloat16";
+    case ScalarType::Float8_e4m3fn:
+      return "float8_e4m3fn";
+    case ScalarType::Float8_e5m2:
+      return "float8_e5m2";
     case ScalarType::Float:
       return "float32";
     case ScalarType::Double:
@@ -302,6 +309,7 @@ class Program {
 PYBIND11_MODULE(_runtime, m) {
   namespace pr = etarm::python_runtime;
   m.doc() = "ExecuTorch's host runtime with etarm's runner and Python-device delegates";
+  py::module_::import("ml_dtypes");  // registers bfloat16, float8_* with numpy (numpy_dtype)
   m.def("registered_operators", &pr::registered_operators);
   m.def("use_npu_model", &pr::use_npu_model, py::arg("accelerator"));
   m.def("register_python_backend", &pr::register_python_backend, py::arg("backend_id"), py::arg("device"));

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 from tosa.TosaGraph import TosaGraph
 
-from etarm.tosa.reference_model import run_tosa
+from etarm.tosa.reference_model import ML_FLOATS, run_tosa
 
 # What tosa.fbs declares as file_identifier: bytes 4-8 of every TOSA flatbuffer.
 TOSA_FILE_IDENTIFIER = b"TOSA"
@@ -48,7 +48,10 @@ def _narrowed(value: np.ndarray, index: int) -> np.ndarray:
 
 def _as_slot(result: np.ndarray, slot: np.ndarray, index: int) -> np.ndarray:
     """``result`` as the output tensor ``slot`` the program passes: same dtype (int32 widens
-    into int64) and shape."""
+    into int64; bf16/fp8 results, raw bytes from the reference model, are read as the slot's
+    ml_dtypes type of their size) and shape."""
+    if result.dtype.kind == "V" and slot.dtype in ML_FLOATS and result.dtype.itemsize == slot.dtype.itemsize:
+        result = result.view(slot.dtype)
     widened = result.dtype == np.int32 and slot.dtype == np.int64
     if result.dtype != slot.dtype and not widened:
         raise TypeError(

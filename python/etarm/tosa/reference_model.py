@@ -8,13 +8,13 @@ import tosa_reference_model
 
 from etarm.errors import EtarmError
 
-_ML_FLOATS = {np.dtype(t) for t in (ml_dtypes.bfloat16, ml_dtypes.float8_e4m3fn, ml_dtypes.float8_e5m2)}
+ML_FLOATS = {np.dtype(t) for t in (ml_dtypes.bfloat16, ml_dtypes.float8_e4m3fn, ml_dtypes.float8_e5m2)}
 
 
 def raw_bits(array: np.ndarray) -> np.ndarray:
     """The reference model reads a tensor's bytes as its TOSA type, and numpy's buffer protocol has
     no ml_dtypes types (bf16, fp8): those go in as unsigned integers of the same bits."""
-    if array.dtype in _ML_FLOATS:
+    if array.dtype in ML_FLOATS:
         return array.view(f"u{array.dtype.itemsize}")
     return array
 
