@@ -1,7 +1,7 @@
 """The supported-operators table of the README, generated from the visitor registry.
 
-    bazel run //python/etarm:supported_ops              # print the table
-    bazel run //python/etarm:supported_ops -- --update  # rewrite it in README.md
+bazel run //python/etarm:supported_ops              # print the table
+bazel run //python/etarm:supported_ops -- --update  # rewrite it in README.md
 """
 
 from __future__ import annotations
@@ -10,7 +10,10 @@ import argparse
 import os
 import sys
 
+import torch
+
 import etarm.operators  # noqa: F401  (registers every visitor)
+from etarm.lowering.dtype_rules import FP8
 from etarm.lowering.registry import registered_targets
 
 BEGIN = "<!-- supported-ops:begin -->"
@@ -18,27 +21,42 @@ END = "<!-- supported-ops:end -->"
 
 
 def table() -> str:
-
     visitors = registered_targets()
-    rows = ["| ATen operator (edge) | TOSA FP | TOSA INT |", "|---|:-:|:-:|"]
+    rows = ["| ATen operator (edge) | TOSA FP | FP extensions | TOSA INT |", "|---|:-:|:-:|:-:|"]
     for target in sorted(visitors):
         visitor = visitors[target]
         fp_cell = "yes" if "FP" in visitor.profiles else ""
         int_cell = ""
         if "INT" in visitor.profiles:
             int_cell = "quantized" if visitor.handles_qparams else "integer data"
-        rows.append(f"| `{target}` | {fp_cell} | {int_cell} |")
+        rows.append(f"| `{target}` | {fp_cell} | {_extensions_cell(visitor)} | {int_cell} |")
     fp = sum("FP" in v.profiles for v in visitors.values())
     integer = sum("INT" in v.profiles for v in visitors.values())
-    rows.append("")
-    rows.append(f"{len(visitors)} edge operators: {fp} for TOSA FP, {integer} for TOSA INT.")
+    fp8 = sum("fp8" in _extensions_cell(v) for v in visitors.values())
     rows.append("")
     rows.append(
-        "INT \"quantized\": lowered with its own quantization parameters (RESCALE, TABLE, integer "
-        "CLAMP). INT \"integer data\": works on integer tensors, and on quantized tensors whose input "
-        "and output share quantization parameters (data movement)."
+        f"{len(visitors)} edge operators: {fp} for TOSA FP ({fp8} of them also in fp8), {integer} for TOSA INT."
+    )
+    rows.append("")
+    rows.append(
+        'INT "quantized": lowered with its own quantization parameters (RESCALE, TABLE, integer '
+        'CLAMP). INT "integer data": works on integer tensors, and on quantized tensors whose input '
+        "and output share quantization parameters (data movement). FP extensions: the float types of "
+        "`TOSA-1.0+FP+bf16`, `+fp8e4m3` and `+fp8e5m2` the operator takes (fp8 stands for both)."
     )
     return "\n".join(rows)
+
+
+def _extensions_cell(visitor) -> str:
+    """The FP extensions' float types a visitor lowers (NodeVisitor.extension_floats)."""
+    if "FP" not in visitor.profiles:
+        return ""
+    names = []
+    if torch.bfloat16 in visitor.extension_floats:
+        names.append("bf16")
+    if FP8 <= visitor.extension_floats:
+        names.append("fp8")
+    return ", ".join(names)
 
 
 def replace_table(readme: str, new_table: str) -> str:

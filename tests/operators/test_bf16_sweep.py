@@ -4,10 +4,10 @@ on TOSA-1.0+FP+bf16, run on the TOSA reference model against torch's own bf16 ke
 An operator whose op sample (python/etarm/testing/op_samples.py) has float data runs that
 sample with its float inputs and parameters in bf16. Samples on integer or bool data get bf16
 cases of their own here (comparisons, logic, triangles, creation, casts). Operators on integers
-only (bitwise, shifts) take no bf16 at all: torch itself refuses it, which the sweep checks, so
-that list cannot hide an operator. Tolerance: two bf16 steps (~1.6e-2 relative), the two
-roundings of an intermediate that torch and the lowering may place differently (measured: all
-within 0.007).
+only (bitwise, shifts) declare no bf16, and torch itself refuses bf16 for them, which the sweep
+checks, so that list cannot hide an operator. Tolerance: two bf16 steps (~1.6e-2 relative), the
+two roundings of an intermediate that torch and the lowering may place differently (measured:
+all within 0.007).
 """
 
 import pytest
@@ -62,16 +62,13 @@ OWN_CASES = {
     "aten.linspace.default": (lambda x: x + torch.linspace(-1, 2.5, 8, dtype=BF16), (_bf16(8, 8),)),
     "aten.scalar_tensor.default": (lambda x: x + aten.scalar_tensor.default(0.25, dtype=BF16), (_bf16(8, 8),)),
 }
-# Operators on integers only: torch has no bf16 form of them either.
+# Operators on integers (and bools) only: their visitors lower no bf16, and torch has no bf16
+# form of them either.
 INTEGER_ONLY = {
-    **{f"aten.bitwise_{op}.{o}": None for op in ("and", "or", "xor") for o in ("Tensor", "Scalar")},
-    "aten.bitwise_not.default": None,
-    **{
-        f"aten.bitwise_{d}_shift.{o}": None
-        for d in ("left", "right")
-        for o in ("Tensor", "Tensor_Scalar", "Scalar_Tensor")
-    },
-    **{f"aten.__{d}shift__.{o}": None for d in ("l", "r") for o in ("Tensor", "Scalar")},
+    *(f"aten.bitwise_{op}.{o}" for op in ("and", "or", "xor") for o in ("Tensor", "Scalar")),
+    "aten.bitwise_not.default",
+    *(f"aten.bitwise_{d}_shift.{o}" for d in ("left", "right") for o in ("Tensor", "Tensor_Scalar", "Scalar_Tensor")),
+    *(f"aten.__{d}shift__.{o}" for d in ("l", "r") for o in ("Tensor", "Scalar")),
 }
 
 
@@ -89,13 +86,18 @@ def _has_float_data(module, inputs) -> bool:
 
 
 def test_every_bf16_operator_has_a_case():
-    """Each operator is swept through its sample, a case of its own, or is integer-only."""
+    """Each operator is swept through its sample or a case of its own."""
     missing = []
     for op in bf16_operators():
         sample = FLOAT_SAMPLES.get(op) or SAMPLES[op]
-        if op not in OWN_CASES and op not in INTEGER_ONLY and not _has_float_data(sample.module(), sample.inputs()):
+        if op not in OWN_CASES and not _has_float_data(sample.module(), sample.inputs()):
             missing.append(op)
     assert not missing, f"no bf16 case for {missing}"
+
+
+def test_only_integer_operators_lower_no_bf16():
+    fp_operators = {op for op, visitor in registered_targets().items() if "FP" in visitor.profiles}
+    assert fp_operators - set(bf16_operators()) == INTEGER_ONLY
 
 
 @pytest.mark.parametrize("op", sorted(INTEGER_ONLY))
@@ -108,7 +110,7 @@ def test_integer_only_operators_have_no_bf16_in_torch(op):
         kernel(*arguments[overload])
 
 
-@pytest.mark.parametrize("op", [op for op in bf16_operators() if op not in INTEGER_ONLY])
+@pytest.mark.parametrize("op", bf16_operators())
 def test_bf16(op):
     if op in OWN_CASES:
         fn, inputs = OWN_CASES[op]

@@ -11,7 +11,10 @@ python/etarm/testing/op_coverage.py, run by tests/operators/test_op_coverage.py.
 import pytest
 import torch
 
+from etarm.ethosu.quantizer import EthosUQuantizer
+from etarm.quantizer import get_symmetric_a16w8_quantization_config
 from etarm.testing.cpu_fallback import Fn, cpu_reasons
+from etarm.testing.npu_runs import assert_all_on_npu
 from etarm.testing.quantized_reference import assert_quantized_close
 from etarm.testing.unary_checks import math_cases, math_int32_input
 
@@ -43,3 +46,14 @@ def test_int8_sigmoid_table_is_exact(shape, scale):
 def test_int16_sigmoid_interpolated_table():
     run = assert_quantized_close(Fn(torch.sigmoid), _x(3, 50, scale=4.0), target="TOSA-1.0+INT+int16", max_lsb=2)
     assert run.result.report["partitions"][0]["tosa_ops"] == ["TABLE", "RESCALE"]
+
+
+@pytest.mark.parametrize("name", ["zeros", "randn"])
+@pytest.mark.parametrize("fn", [torch.sigmoid, torch.tanh], ids=["sigmoid", "tanh"])
+def test_int16_table_runs_on_u55(fn, name):
+    """a16w8 on ethos-u55-128: the interpolated int16 TABLE is Vela's 16-bit look-up table, all
+    on the NPU, also when calibrated on zeros only (issue 17's example)."""
+    x = torch.zeros(1, 4, 8) if name == "zeros" else torch.randn(1, 4, 8, generator=torch.Generator().manual_seed(6))
+    quantizer = EthosUQuantizer("ethos-u55-128").set_global(get_symmetric_a16w8_quantization_config())
+    result = assert_all_on_npu(Fn(fn), (x,), "ethos-u55-128", quantizer=quantizer)
+    assert "TABLE" in result.report["partitions"][0]["tosa_ops"]

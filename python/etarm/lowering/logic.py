@@ -52,6 +52,7 @@ class BitwiseVisitor(NodeVisitor):
     """bitwise_and/or/xor/not: LOGICAL_* on bools, BITWISE_* on integers (INT profile)."""
 
     profiles = frozenset({"FP", "INT"})
+    extension_floats = frozenset()  # integers (and bools) only: torch has no float form either
     bool_op = None
     int_op = None
 

@@ -26,6 +26,7 @@ _BITS = {torch.int8: 8, torch.int16: 16, torch.int32: 32, torch.int64: 32}
 
 class ShiftVisitor(NodeVisitor):
     profiles = frozenset({"FP", "INT"})
+    extension_floats = frozenset()  # integers (and bools) only: torch has no float form either
     rule: dict = {INT: ANY_PROFILE, SMALL_INT: ANY_PROFILE}
 
     def check(self, node, spec):
