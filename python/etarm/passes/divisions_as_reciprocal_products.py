@@ -27,6 +27,7 @@ import torch
 
 from etarm.passes.base import AnnotationPass
 from etarm.passes.node_builder import NodeBuilder, replace_float_nodes
+from etarm.passes.split_composites import int8_activations
 
 aten = torch.ops.aten
 
@@ -49,12 +50,7 @@ class DivisionsAsReciprocalProducts(AnnotationPass):
     (for NPUs without INTDIV: the Ethos-U55/U65 pipeline adds it)."""
 
     def run(self, model: torch.fx.GraphModule, quantizer) -> int:
-        return divisions_as_reciprocal_products(model, lambda node: _int8_activations(quantizer.config_for(node)))
-
-
-def _int8_activations(config) -> bool:
-    spec = config.output_activation if config is not None else None
-    return spec is not None and spec.dtype == torch.int8
+        return divisions_as_reciprocal_products(model, lambda node: int8_activations(quantizer.config_for(node)))
 
 
 def divisions_as_reciprocal_products(model: torch.fx.GraphModule, wants: Callable[[torch.fx.Node], bool]) -> int:

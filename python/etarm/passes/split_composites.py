@@ -94,10 +94,11 @@ class SplitComposites(AnnotationPass):
     def run(self, model: torch.fx.GraphModule, quantizer) -> int:
         if not quantizer.splits_composites:
             return 0
-        return split_composites(model, lambda node: _int8_activations(quantizer.config_for(node)))
+        return split_composites(model, lambda node: int8_activations(quantizer.config_for(node)))
 
 
-def _int8_activations(config) -> bool:
+def int8_activations(config) -> bool:
+    """Whether a node's quantization config gives it int8 activations."""
     spec = config.output_activation if config is not None else None
     return spec is not None and spec.dtype == torch.int8
 

@@ -52,6 +52,12 @@ def _as_list(value) -> list[torch.Tensor]:
     return list(value)
 
 
+def inner_cpu_ops(report: dict) -> list[dict]:
+    """The report's CPU ops but for the quantize/dequantize nodes at the partition boundary."""
+    boundary = {INPUT_QUANTIZE_REASON, OUTPUT_DEQUANTIZE_REASON}
+    return [op for op in report["cpu_ops"] if op["reason"] not in boundary]
+
+
 def lower_and_run_quantized(
     module: torch.nn.Module, inputs: tuple, target: str = "TOSA-1.0+INT", calibration_data=None, quantizer=None
 ) -> QuantizedRun:
@@ -60,8 +66,7 @@ def lower_and_run_quantized(
         module, inputs, target, quantize=True, calibration_data=calibration_data, quantizer=quantizer
     )
     report = result.report
-    boundary = {INPUT_QUANTIZE_REASON, OUTPUT_DEQUANTIZE_REASON}
-    inner = [op for op in report["cpu_ops"] if op["reason"] not in boundary]
+    inner = inner_cpu_ops(report)
     assert not inner, f"ops left on CPU: {inner}"
     assert len(report["partitions"]) == 1, f"expected one partition, got {len(report['partitions'])}"
     partition = report["partitions"][0]
