@@ -18,17 +18,30 @@ from etarm.tosa_ir.quant_params import is_dequantize, is_quantize
 INPUTS = (torch.randn(1, 4, 8, 8, generator=torch.Generator().manual_seed(0)),)
 
 
+class Squeeze(torch.nn.Module):
+    def forward(self, x):
+        return torch.ops.aten.squeeze_copy.default(x)
+
+
 class SqueezeCopyOutput(torch.nn.Module):
-    """The quantizer leaves squeeze_copy alone: the output is the float DQ(x * 2), squeezed
-    (and cloned by the edge decomposition of squeeze_copy)."""
+    """The quantizer is told to leave the squeeze alone (``int_quantizer``): the output is the
+    float DQ(x * 2), squeezed (and cloned by the edge decomposition of squeeze_copy)."""
+
+    def __init__(self):
+        super().__init__()
+        self.squeeze = Squeeze()
 
     def forward(self, x):
-        return torch.ops.aten.squeeze_copy.default(x * 2), x * 3
+        return self.squeeze(x * 2), x * 3
+
+
+def int_quantizer():
+    quantizer = TOSAQuantizer("TOSA-1.0+INT").set_global(get_symmetric_quantization_config())
+    return quantizer.set_module_type(Squeeze, None)
 
 
 def quantized(module):
-    quantizer = TOSAQuantizer("TOSA-1.0+INT").set_global(get_symmetric_quantization_config())
-    return quantize_program(torch.export.export(module.eval(), INPUTS, strict=False), quantizer, [INPUTS])
+    return quantize_program(torch.export.export(module.eval(), INPUTS, strict=False), int_quantizer(), [INPUTS])
 
 
 def test_int_targets_get_the_pass():
@@ -58,7 +71,7 @@ def test_outputs_that_are_no_moved_values_stay():
 
 
 def test_the_partition_returns_integers_and_the_cpu_dequantizes():
-    compiled = compile_model(SqueezeCopyOutput(), INPUTS, "TOSA-1.0+INT", quantize=True)
+    compiled = compile_model(SqueezeCopyOutput(), INPUTS, "TOSA-1.0+INT", quantize=True, quantizer=int_quantizer())
     (partition,) = compiled.report["partitions"]
     assert [o["dtype"] for o in partition["outputs"]] == ["int8", "int8"]
     assert "aten.squeeze_copy.dims" in partition["aten_ops"]
@@ -69,7 +82,7 @@ def test_without_the_pass_the_moved_output_stays_on_cpu(monkeypatch):
     """A float value leaving an INT partition without a Q is no direct edge: the partition would
     write integers where the program expects floats."""
     monkeypatch.setattr(QuantizePassThroughOutputs, "transform", lambda self, graph_module, program: False)
-    compiled = compile_model(SqueezeCopyOutput(), INPUTS, "TOSA-1.0+INT", quantize=True)
+    compiled = compile_model(SqueezeCopyOutput(), INPUTS, "TOSA-1.0+INT", quantize=True, quantizer=int_quantizer())
     cpu = {entry["op"] for entry in compiled.report["cpu_ops"]}
     assert {"aten.squeeze_copy.dims", "dim_order_ops._clone_dim_order.default"} <= cpu
     for partition in compiled.report["partitions"]:

@@ -12,6 +12,7 @@ import etarm.runtime
 from etarm.compiler import compile_model
 from etarm.errors import EtarmError
 from etarm.pte import delegate_payloads
+from etarm.quantizer import TOSAQuantizer, get_symmetric_quantization_config
 from etarm.runtime import Program
 from etarm.runtime._libraries import library_directory
 from etarm.testing.extension_floats import target_of
@@ -60,18 +61,30 @@ def test_quantized_program_matches_the_quantized_model_exactly(model):
     np.testing.assert_array_equal(result.outputs[0], compiled.quantized_model(*inputs).detach().numpy())
 
 
+class Squeeze(torch.nn.Module):
+    def forward(self, x):
+        return torch.ops.aten.squeeze_copy.default(x)
+
+
 class MovedOutput(torch.nn.Module):
-    """The quantizer leaves squeeze_copy alone: its float output only moves DQ(x * 2)."""
+    """The quantizer is told to leave the squeeze alone: its float output only moves DQ(x * 2)."""
+
+    def __init__(self):
+        super().__init__()
+        self.squeeze = Squeeze()
 
     def forward(self, x):
-        return torch.ops.aten.squeeze_copy.default(x * 2)
+        return self.squeeze(x * 2)
 
 
 def test_a_quantized_output_that_only_moves_values_is_dequantized():
     """The partition returns the integers and the CPU dequantizes them (QuantizePassThroughOutputs);
     before, the program took the partition's int8 result for its float output."""
     inputs = (torch.randn(1, 4, 8, 8, generator=torch.Generator().manual_seed(1)),)
-    compiled = compile_model(MovedOutput(), inputs, "TOSA-1.0+INT", quantize=True)
+    quantizer = TOSAQuantizer("TOSA-1.0+INT").set_global(get_symmetric_quantization_config())
+    quantizer.set_module_type(Squeeze, None)
+    compiled = compile_model(MovedOutput(), inputs, "TOSA-1.0+INT", quantize=True, quantizer=quantizer)
+    assert "aten.squeeze_copy.dims" in compiled.report["partitions"][0]["aten_ops"]
     (output,) = Program(compiled.pte).run(inputs).outputs
     want = compiled.quantized_model(*inputs).detach().numpy()
     assert output.dtype == np.float32
