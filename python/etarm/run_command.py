@@ -39,6 +39,15 @@ def _as_list(value) -> list:
     return list(value) if isinstance(value, (tuple, list)) else [value]
 
 
+def _as_torch(value) -> torch.Tensor:
+    if isinstance(value, torch.Tensor):
+        return value
+    array = np.asarray(value)
+    if array.dtype in ML_FLOATS:  # ml_dtypes' bf16/fp8 (torch has no numpy form of them): exact via float32
+        return torch.from_numpy(array.astype(np.float32)).to(getattr(torch, array.dtype.name))
+    return torch.as_tensor(array)
+
+
 def _describe(value) -> str:
     if not isinstance(value, np.ndarray):
         return f"{type(value).__name__} {value}"
@@ -52,7 +61,10 @@ def _describe(value) -> str:
 
 def _print_comparison(label: str, got: list, reference) -> None:
     for index, (value, want) in enumerate(zip(got, _as_list(reference))):
-        want = want.detach().numpy() if isinstance(want, torch.Tensor) else np.asarray(want)
+        if isinstance(want, torch.Tensor):  # bf16/fp8 have no numpy form: compared as float64 anyway
+            want = want.detach().double().numpy() if want.is_floating_point() else want.detach().numpy()
+        else:
+            want = np.asarray(want)
         if not isinstance(value, np.ndarray) or value.shape != want.shape:
             print(f"{label:<13}output {index}: shape {np.shape(value)} is not the model's {list(want.shape)}")
             continue
@@ -134,7 +146,7 @@ def run(args) -> int:
     result = program.run(inputs)
     _print_run(args.pte, len(pte), program, result, inputs_from)
     if model is not None:
-        torch_inputs = tuple(torch.as_tensor(np.asarray(value)) for value in inputs)
+        torch_inputs = tuple(_as_torch(value) for value in inputs)
         with torch.no_grad():
             _print_comparison("vs torch", result.outputs, model.eval()(*torch_inputs))
             quantized = _quantized_reference(pte, model, example_inputs, args.calibration_data)

@@ -130,3 +130,27 @@ def test_a_bundle_with_tosa_partitions_is_checked_against_its_expected_outputs(m
     failed = run_cli("run", str(bpte))
     assert failed.returncode == 1
     assert "1 of 8 values outside tolerance" in failed.stdout and failed.stdout.endswith("FAIL\n")
+
+
+EXTENSION_MODEL = """
+import torch
+class Product(torch.nn.Module):
+    def forward(self, x, w):
+        return torch.matmul(x, w).permute(1, 0)
+generator = torch.Generator().manual_seed(2)
+ModelUnderTest = Product()
+ModelInputs = tuple((torch.rand(s, generator=generator) * 2 - 1).to(torch.{dtype}) for s in ((3, 4), (4, 5)))
+"""
+
+
+@pytest.mark.parametrize("dtype, extension", [("bfloat16", "bf16"), ("float8_e4m3fn", "fp8e4m3")])
+def test_an_extension_float_program_runs(tmp_path, dtype, extension):
+    """bf16/fp8 programs run (the reference model's raw bytes read as the output's type) and
+    compare with torch (fp8 matmul: torch on CPU has none, so only the run and its printout)."""
+    model = tmp_path / "product.py"
+    model.write_text(EXTENSION_MODEL.format(dtype=dtype))
+    pte = compiled(model, f"TOSA-1.0+FP+{extension}")
+    out = run_ok(str(pte), *(["--model", str(model)] if dtype == "bfloat16" else []))
+    assert re.search(rf"output 0 +{dtype} \[5, 3\]: -?\d", out), out
+    if dtype == "bfloat16":
+        assert max_diff(out, "vs torch") <= 2 ** -7 * 4
