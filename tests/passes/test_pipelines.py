@@ -24,7 +24,12 @@ from etarm.tosa.compile_spec import TosaCompileSpec
 from etarm.vgf.compile_spec import VgfCompileSpec
 
 TOSA_STAGES = {
-    Stage.BEFORE_ANNOTATION: ["fold_constant_weights", "decompose_for_annotation", "lift_scalar_operands"],
+    Stage.BEFORE_ANNOTATION: [
+        "fold_constant_weights",
+        "decompose_for_annotation",
+        "decompose_recurrent_layers",
+        "lift_scalar_operands",
+    ],
     Stage.EXPORTED: ["make_kept_composite_outputs_contiguous"],
     Stage.TOSA: ["cancel_layout_changes"],
     Stage.BACKEND: [],
@@ -51,6 +56,7 @@ ETHOSU_STAGES = {
         "split_composites",
         "fold_constant_weights",
         "decompose_for_annotation",
+        "decompose_recurrent_layers",
         "lift_scalar_operands",
     ],
     Stage.EDGE: ["compute_small_integers_in_int32", "duplicate_shared_dequantizers", "quantize_pass_through_outputs"],

@@ -25,8 +25,7 @@ class NodeBuilder:
         with self.graph.inserting_before(self.anchor):
             node = self.graph.call_function(target, args)
         node.meta = {key: value for key, value in self.anchor.meta.items() if key != "val"}
-        values = [a.meta["val"] if isinstance(a, torch.fx.Node) else a for a in args]
-        node.meta["val"] = target(*values)
+        node.meta["val"] = target(*torch.fx.node.map_arg(args, lambda a: a.meta["val"]))  # lists too (stack, cat)
         return node
 
 

@@ -11,6 +11,7 @@ from etarm.passes.compute_small_integers_in_int32 import ComputeSmallIntegersInI
 from etarm.passes.convert_int64_const_ops_to_int32 import ConvertInt64ConstOpsToInt32Pass
 from etarm.passes.convert_int64_output_ops_to_int32 import ConvertInt64OutputOpsToInt32Pass
 from etarm.passes.decompose_for_annotation import DecomposeForAnnotation
+from etarm.passes.decompose_recurrent_layers import DecomposeRecurrentLayers
 from etarm.passes.fold_constant_weights import FoldConstantWeights
 from etarm.passes.duplicate_shared_dequantizers import DuplicateSharedDequantizersPass
 from etarm.passes.fold_batch_norm_into_convolution import FoldBatchNormIntoConvolution
@@ -28,6 +29,7 @@ def tosa_passes(spec: TosaSpecification) -> list[Pass]:
     passes: list[Pass] = [
         FoldConstantWeights(),
         DecomposeForAnnotation(),
+        DecomposeRecurrentLayers(),
         LiftScalarOperands(),
         MakeKeptCompositeOutputsContiguous(),
     ]
