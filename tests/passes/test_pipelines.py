@@ -80,8 +80,9 @@ EXPECTED = {
     },
     "ethos-u55-128": {
         **ETHOSU_STAGES,
-        # No INTDIV on U55/U65: divisions by tensors are written as reciprocal products.
-        Stage.BEFORE_ANNOTATION: ["split_composites", "divisions_as_reciprocal_products"]
+        # No INTDIV nor GATHER on U55/U65: divisions by tensors are written as reciprocal products, glus as
+        # sigmoid products.
+        Stage.BEFORE_ANNOTATION: ["split_composites", "divisions_as_reciprocal_products", "glus_as_sigmoid_products"]
         + ETHOSU_STAGES[Stage.BEFORE_ANNOTATION][1:],
         Stage.BACKEND: NPU_COMMON + U55_ONLY,
     },

@@ -22,6 +22,7 @@ from etarm.ethosu.passes.transposes_at_lowest_rank import TransposesAtLowestRank
 from etarm.ethosu.passes.trivial_transposes_as_reshapes import TrivialTransposesAsReshapes
 from etarm.passes.base import Pass, Pipeline
 from etarm.passes.divisions_as_reciprocal_products import DivisionsAsReciprocalProducts
+from etarm.passes.glus_as_sigmoid_products import GlusAsSigmoidProducts
 from etarm.passes.split_composites import SplitComposites
 from etarm.tosa.pipeline import tosa_passes
 from etarm.tosa_ir.specification import TosaSpecification
@@ -54,9 +55,10 @@ def npu_rewrites(family: str) -> list[Pass]:
 
 
 def before_annotation(family: str) -> list[Pass]:
-    """U55/U65 have no INTDIV: divisions by tensors become products with reciprocals."""
+    """U55/U65 have no INTDIV nor GATHER: divisions by tensors become products with reciprocals,
+    glus products with sigmoids."""
     if is_u55_class(family):
-        return [SplitComposites(), DivisionsAsReciprocalProducts()]
+        return [SplitComposites(), DivisionsAsReciprocalProducts(), GlusAsSigmoidProducts()]
     return [SplitComposites()]
 
 
