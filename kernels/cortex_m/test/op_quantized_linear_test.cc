@@ -1,0 +1,237 @@
+// cortex_m::quantized_linear.out against a plain integer reference of TOSA's quantized linear: an int32
+// FULLY_CONNECTED (MATMUL of input - zero point with the weights, plus the int32 bias), a RESCALE per tensor or
+// per output channel with single rounding, the output zero point, and the fused activation as a CLAMP.
+// Bit-exact on every CMSIS-NN code path (host: plain C; Corstone-300: MVE with the precomputed kernel sums;
+// M55 without MVE, M4, M33: DSP), for per-tensor weights (arm_fully_connected_s8) and per-channel ones
+// (arm_convolve_1x1_s8_fast).
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "kernels/testing/harness.h"
+
+namespace {
+
+using namespace etarm::kernels::testing;
+
+constexpr const char* kOp = "cortex_m::quantized_linear.out";
+
+// A scale in (0, 1) as multiplier in [2^30, 2^31) and shift: multiplier * 2^(shift - 31).
+void multiplier_and_shift(double scale, int32_t* multiplier, int32_t* shift) {
+  int exponent;
+  const double mantissa = std::frexp(scale, &exponent);
+  int64_t m = std::llround(mantissa * 2147483648.0);
+  if (m == (int64_t{1} << 31)) {
+    m >>= 1;
+    ++exponent;
+  }
+  *multiplier = static_cast<int32_t>(m);
+  *shift = exponent;
+}
+
+// One linear layer: int8 weight [N, K], int32 bias [N] (or none), the row sums of the weights, per-tensor
+// (one) or per-channel (N) multipliers and shifts, zero points and the clamp range.
+struct Linear {
+  int32_t n, k;
+  bool bias_given;
+  TestTensor weight, bias, kernel_sum, multipliers, shifts;
+  int32_t input_zp, output_zp, act_min = -128, act_max = 127;
+
+  Linear(int32_t out_features, int32_t in_features, const std::vector<double>& scales, bool with_bias, uint32_t seed,
+         int32_t in_zp, int32_t out_zp)
+      : n(out_features), k(in_features), bias_given(with_bias),
+        weight(ScalarType::Char, {out_features, in_features}), bias(ScalarType::Int, {out_features}),
+        kernel_sum(ScalarType::Int, {out_features}),
+        multipliers(ScalarType::Int, {static_cast<int32_t>(scales.size())}),
+        shifts(ScalarType::Int, {static_cast<int32_t>(scales.size())}), input_zp(in_zp), output_zp(out_zp) {
+    fill_uniform(weight, seed, -127, 127);
+    fill_uniform(bias, seed + 1, -20000, 20000);
+    for (int32_t row = 0; row < n; ++row) {
+      int32_t sum = 0;
+      for (int32_t col = 0; col < k; ++col) {
+        sum += weight.data<int8_t>()[row * k + col];
+      }
+      kernel_sum.data<int32_t>()[row] = sum;
+    }
+    for (size_t i = 0; i < scales.size(); ++i) {
+      multiplier_and_shift(scales[i], &multipliers.data<int32_t>()[i], &shifts.data<int32_t>()[i]);
+    }
+  }
+
+  int64_t reference(const int8_t* row, int32_t channel) const {
+    int64_t acc = bias_given ? bias.data<int32_t>()[channel] : 0;
+    for (int32_t col = 0; col < k; ++col) {
+      acc += (int64_t{row[col]} - input_zp) * weight.data<int8_t>()[channel * k + col];
+    }
+    const int32_t p = multipliers.numel() == 1 ? 0 : channel;
+    const int64_t right = 31 - shifts.data<int32_t>()[p];
+    const int64_t q = ((acc * multipliers.data<int32_t>()[p] + (int64_t{1} << (right - 1))) >> right) + output_zp;
+    return q < act_min ? act_min : (q > act_max ? act_max : q);
+  }
+};
+
+Error call(TestTensor& input, Linear& l, TestTensor& out) {
+  KernelCall c(kOp);
+  c.tensor(input).integer(l.input_zp).tensor(l.weight);
+  if (l.bias_given) {
+    c.tensor(l.bias);
+  } else {
+    c.none();
+  }
+  return c.tensor(l.kernel_sum).tensor(l.multipliers).tensor(l.shifts)
+      .integer(l.output_zp).integer(l.act_min).integer(l.act_max).out(out).run();
+}
+
+void check_linear(TestTensor& input, Linear& l) {
+  std::vector<int32_t> sizes = input.sizes();
+  sizes.back() = l.n;
+  TestTensor out(ScalarType::Char, sizes), want(ScalarType::Char, sizes);
+  ASSERT_EQ(call(input, l, out), Error::Ok);
+  const int8_t* in = input.data<int8_t>();
+  int8_t* w = want.data<int8_t>();
+  const size_t rows = input.numel() / l.k;
+  for (size_t r = 0; r < rows; ++r) {
+    for (int32_t c = 0; c < l.n; ++c) {
+      w[r * l.n + c] = static_cast<int8_t>(l.reference(in + r * l.k, c));
+    }
+  }
+  EXPECT_TENSOR_EQ(out, want);
+}
+
+// Per-channel scales between 1e-4 and 4e-3 (input scale * weight scale / output scale of typical layers).
+std::vector<double> channel_scales(int32_t n) {
+  std::vector<double> s;
+  for (int32_t i = 0; i < n; ++i) {
+    s.push_back(1e-4 * (1.0 + 39.0 * ((i * 7) % n) / n));
+  }
+  return s;
+}
+
+TEST(QuantizedLinear, PerTensorRandom) {
+  // K = 37 and N = 13: MVE's 16-byte and 4-row loops with tails; three batch rows.
+  Linear l(13, 37, {0.0013}, true, 1, -5, 3);
+  TestTensor input(ScalarType::Char, {3, 37});
+  fill_uniform(input, 2, -128, 127);
+  check_linear(input, l);
+}
+
+TEST(QuantizedLinear, PerChannelRandomRank3) {
+  Linear l(7, 20, channel_scales(7), true, 3, 17, -9);
+  TestTensor input(ScalarType::Char, {2, 3, 20});
+  fill_uniform(input, 4, -128, 127);
+  check_linear(input, l);
+}
+
+TEST(QuantizedLinear, WideLayersBothKinds) {
+  // The mlp's layers: 16 -> 32 and 32 -> 10.
+  TestTensor x16(ScalarType::Char, {2, 16}), x32(ScalarType::Char, {2, 32});
+  fill_uniform(x16, 5, -128, 127);
+  fill_uniform(x32, 6, -128, 127);
+  Linear a(32, 16, {0.004}, true, 7, 25, -128);
+  check_linear(x16, a);
+  Linear b(32, 16, channel_scales(32), true, 8, 25, -128);
+  check_linear(x16, b);
+  Linear c(10, 32, channel_scales(10), true, 9, -128, -8);
+  check_linear(x32, c);
+}
+
+TEST(QuantizedLinear, WithoutBias) {
+  TestTensor input(ScalarType::Char, {4, 9});
+  fill_uniform(input, 10, -128, 127);
+  Linear per_tensor(5, 9, {0.002}, false, 11, 0, 0);
+  check_linear(input, per_tensor);
+  Linear per_channel(5, 9, channel_scales(5), false, 12, -3, 4);
+  check_linear(input, per_channel);
+}
+
+TEST(QuantizedLinear, FusedActivationClamps) {
+  TestTensor input(ScalarType::Char, {3, 24});
+  fill_uniform(input, 13, -128, 127);
+  Linear relu(11, 24, {0.003}, true, 14, 2, -20);
+  relu.act_min = -20;  // relu: nothing below the output's zero point
+  check_linear(input, relu);
+  Linear narrow(11, 24, channel_scales(11), true, 15, 2, 0);
+  narrow.act_min = -6;  // hardtanh
+  narrow.act_max = 6;
+  check_linear(input, narrow);
+  std::vector<int32_t> sizes = {3, 11};
+  TestTensor out(ScalarType::Char, sizes);
+  ASSERT_EQ(call(input, narrow, out), Error::Ok);
+  bool both_ends = false, low = false;
+  for (size_t i = 0; i < out.numel(); ++i) {
+    const int8_t v = out.data<int8_t>()[i];
+    EXPECT_TRUE(v >= -6 && v <= 6);
+    both_ends |= v == 6;
+    low |= v == -6;
+  }
+  EXPECT_TRUE(both_ends && low);  // the clamp did cut on both sides
+}
+
+TEST(QuantizedLinear, RoundsHalfUp) {
+  // One input feature, weight 1, scale 1/2: x / 2 exactly, .5 rounds toward +inf (TOSA's single rounding).
+  Linear l(1, 1, {0.5}, false, 16, 0, 0);
+  l.weight.data<int8_t>()[0] = 1;
+  l.kernel_sum.data<int32_t>()[0] = 1;
+  TestTensor input(ScalarType::Char, {4, 1}), out(ScalarType::Char, {4, 1}), want(ScalarType::Char, {4, 1});
+  input.set<int8_t>({1, -1, 3, -3});
+  ASSERT_EQ(call(input, l, out), Error::Ok);
+  want.set<int8_t>({1, 0, 2, -1});
+  EXPECT_TENSOR_EQ(out, want);
+}
+
+TEST(QuantizedLinear, EmptyBatch) {
+  Linear l(4, 6, {0.01}, true, 17, 0, 0);
+  TestTensor input(ScalarType::Char, {0, 6}), out(ScalarType::Char, {0, 4});
+  EXPECT_EQ(call(input, l, out), Error::Ok);
+}
+
+TEST(QuantizedLinear, RejectsOtherDtypesAndShapes) {
+  Linear l(4, 6, {0.01}, true, 18, 0, 0);
+  TestTensor x(ScalarType::Char, {2, 6}), out(ScalarType::Char, {2, 4});
+  TestTensor fx(ScalarType::Float, {2, 6}), wide_out(ScalarType::Short, {2, 4});
+  EXPECT_EQ(call(fx, l, out), Error::InvalidArgument);
+  EXPECT_EQ(call(x, l, wide_out), Error::InvalidArgument);
+  TestTensor x5(ScalarType::Char, {2, 5});
+  EXPECT_EQ(call(x5, l, out), Error::InvalidArgument);  // K differs from the weight's
+  TestTensor rank3_out(ScalarType::Char, {1, 2, 4});
+  EXPECT_EQ(call(x, l, rank3_out), Error::InvalidArgument);
+  Linear three_scales(4, 6, {0.01, 0.02, 0.03}, true, 19, 0, 0);  // neither 1 nor N
+  EXPECT_EQ(call(x, three_scales, out), Error::InvalidArgument);
+  Linear short_sums(4, 6, {0.01}, true, 20, 0, 0);
+  TestTensor sums3(ScalarType::Int, {3});
+  EXPECT_EQ(KernelCall(kOp).tensor(x).integer(0).tensor(short_sums.weight).tensor(short_sums.bias).tensor(sums3)
+                .tensor(short_sums.multipliers).tensor(short_sums.shifts).integer(0).integer(-128).integer(127)
+                .out(out).run(),
+            Error::InvalidArgument);
+  TestTensor float_bias(ScalarType::Float, {4});
+  EXPECT_EQ(KernelCall(kOp).tensor(x).integer(0).tensor(l.weight).tensor(float_bias).tensor(l.kernel_sum)
+                .tensor(l.multipliers).tensor(l.shifts).integer(0).integer(-128).integer(127).out(out).run(),
+            Error::InvalidArgument);
+}
+
+TEST(QuantizedLinear, RejectsParametersOutOfRange) {
+  TestTensor x(ScalarType::Char, {2, 6}), out(ScalarType::Char, {2, 4});
+  Linear l(4, 6, channel_scales(4), true, 21, 0, 0);
+  ASSERT_EQ(call(x, l, out), Error::Ok);
+  l.input_zp = 128;
+  EXPECT_EQ(call(x, l, out), Error::InvalidArgument);
+  l.input_zp = 0;
+  l.output_zp = -129;
+  EXPECT_EQ(call(x, l, out), Error::InvalidArgument);
+  l.output_zp = 0;
+  l.act_min = 10;
+  l.act_max = 5;
+  EXPECT_EQ(call(x, l, out), Error::InvalidArgument);
+  l.act_min = -129;
+  l.act_max = 127;
+  EXPECT_EQ(call(x, l, out), Error::InvalidArgument);
+  l.act_min = -128;
+  l.shifts.data<int32_t>()[2] = 1;  // a scale of 1 or more in one channel
+  EXPECT_EQ(call(x, l, out), Error::InvalidArgument);
+  l.shifts.data<int32_t>()[2] = -3;
+  l.multipliers.data<int32_t>()[3] = 0;
+  EXPECT_EQ(call(x, l, out), Error::InvalidArgument);
+  EXPECT_EQ(KernelCall(kOp).tensor(x).integer(0).tensor(l.weight).out(out).run(), Error::InvalidArgument);
+}
+
+}  // namespace
