@@ -34,6 +34,12 @@ TOSA_STAGES = {
     Stage.TOSA: ["cancel_layout_changes"],
     Stage.BACKEND: [],
 }
+INT64_NARROWING = [
+    "convert_int64_const_ops_to_int32",
+    "convert_int64_output_ops_to_int32",
+    "insert_int32_casts_after_int64_placeholders",
+]
+INT_EDGE = ["compute_small_integers_in_int32", "duplicate_shared_dequantizers", "quantize_pass_through_outputs"]
 INT_PARTITION = ["fold_batch_norm_into_convolution", "fold_quantize_nodes", "share_qparams"]
 NPU_COMMON = [
     "reductions_without_transposes",
@@ -59,23 +65,20 @@ ETHOSU_STAGES = {
         "decompose_recurrent_layers",
         "lift_scalar_operands",
     ],
-    Stage.EDGE: ["compute_small_integers_in_int32", "duplicate_shared_dequantizers", "quantize_pass_through_outputs"],
+    Stage.EDGE: INT64_NARROWING + INT_EDGE,
     Stage.PARTITION: INT_PARTITION,
 }
 
 EXPECTED = {
     "TOSA-1.0+FP": {
         **TOSA_STAGES,
-        Stage.EDGE: [
-            "convert_int64_const_ops_to_int32",
-            "convert_int64_output_ops_to_int32",
-            "insert_int32_casts_after_int64_placeholders",
-        ],
+        Stage.EDGE: INT64_NARROWING,
         Stage.PARTITION: ["fold_batch_norm_into_convolution"],
     },
     "TOSA-1.0+INT": {
         **TOSA_STAGES,
-        Stage.EDGE: ["compute_small_integers_in_int32", "duplicate_shared_dequantizers", "quantize_pass_through_outputs"],
+        # Quantized programs narrow int64 ids and positions too, so embeddings and arange can be delegated.
+        Stage.EDGE: INT64_NARROWING + INT_EDGE,
         Stage.PARTITION: INT_PARTITION,
     },
     "ethos-u55-128": {

@@ -25,7 +25,7 @@ from etarm.tosa_ir.specification import TosaSpecification
 
 
 def tosa_passes(spec: TosaSpecification) -> list[Pass]:
-    """The passes of ``spec``'s profiles: FP narrows int64 (TOSA has none), INT folds Q/DQ nodes."""
+    """The passes of ``spec``'s profiles: every profile narrows int64 (TOSA has none), INT folds Q/DQ nodes."""
     passes: list[Pass] = [
         FoldConstantWeights(),
         DecomposeForAnnotation(),
@@ -33,12 +33,13 @@ def tosa_passes(spec: TosaSpecification) -> list[Pass]:
         LiftScalarOperands(),
         MakeKeptCompositeOutputsContiguous(),
     ]
-    if spec.supports_fp():
-        passes += [
-            ConvertInt64ConstOpsToInt32Pass(spec),
-            ConvertInt64OutputOpsToInt32Pass(spec),
-            InsertInt32CastsAfterInt64PlaceholdersPass(spec),
-        ]
+    # TOSA has no int64: every profile narrows int64 ids, positions and indices (quantized programs
+    # too, so embeddings and arange are delegated; a cast back keeps int64 where a consumer needs it).
+    passes += [
+        ConvertInt64ConstOpsToInt32Pass(spec),
+        ConvertInt64OutputOpsToInt32Pass(spec),
+        InsertInt32CastsAfterInt64PlaceholdersPass(spec),
+    ]
     if spec.supports_int():  # the int8/int16 <-> int32 casts it adds are INT-profile CASTs
         passes += [ComputeSmallIntegersInInt32(), DuplicateSharedDequantizersPass(), QuantizePassThroughOutputs()]
     passes.append(FoldBatchNormIntoConvolution())
