@@ -58,3 +58,40 @@ def _quantized_add_fake(a, a_zp, a_mult, a_shift, b, b_zp, b_mult, b_shift, out_
 _lib.impl("quantized_add", _quantized_add, "CompositeExplicitAutograd")
 _lib.impl("quantized_add.out", _quantized_add_out, "CompositeExplicitAutograd")
 torch.library.register_fake(f"{NAMESPACE}::quantized_add", _quantized_add_fake, lib=_lib)
+
+
+# cortex_m::quantized_linear: int8 input [..., K], int8 symmetric weight [N, K], optional int32 bias [N] at
+# scale input_scale * weight_scale[n], int32 kernel_sum [N] (the weights' row sums, which CMSIS-NN's MVE
+# fully-connected reads; computed ahead of time), int32 multipliers/shifts of length 1 (per-tensor weights)
+# or N (per-channel), the output zero point and the fused activation's clamp range in output steps.
+_QUANTIZED_LINEAR_ARGS = (
+    "Tensor input, int input_zero_point, Tensor weight, Tensor? bias, Tensor kernel_sum, "
+    "Tensor multipliers, Tensor shifts, int output_zero_point, int activation_min, int activation_max"
+)
+_lib.define(f"quantized_linear({_QUANTIZED_LINEAR_ARGS}) -> Tensor")
+_lib.define(f"quantized_linear.out({_QUANTIZED_LINEAR_ARGS}, *, Tensor(a!) out) -> Tensor(a!)")
+
+
+def _quantized_linear(x, x_zp, weight, bias, kernel_sum, multipliers, shifts, out_zp, act_min, act_max):
+    acc = (x.to(torch.int64) - x_zp) @ weight.to(torch.int64).T
+    if bias is not None:
+        acc = acc + bias.to(torch.int64)
+    # Per output channel: m * 2**(s - 31), one rounding; 31 - s is at most 62, so int64 holds the product.
+    right = 31 - shifts.to(torch.int64)
+    scaled = (acc * multipliers.to(torch.int64) + (torch.ones_like(right) << (right - 1))) >> right
+    return (scaled + out_zp).clamp(act_min, act_max).to(torch.int8)
+
+
+def _quantized_linear_out(x, x_zp, weight, bias, kernel_sum, multipliers, shifts, out_zp, act_min, act_max, *, out):
+    result = _quantized_linear(x, x_zp, weight, bias, kernel_sum, multipliers, shifts, out_zp, act_min, act_max)
+    out.resize_(result.shape)
+    return out.copy_(result)
+
+
+def _quantized_linear_fake(x, x_zp, weight, bias, kernel_sum, multipliers, shifts, out_zp, act_min, act_max):
+    return torch.empty((*x.shape[:-1], weight.shape[0]), dtype=torch.int8, device=x.device)
+
+
+_lib.impl("quantized_linear", _quantized_linear, "CompositeExplicitAutograd")
+_lib.impl("quantized_linear.out", _quantized_linear_out, "CompositeExplicitAutograd")
+torch.library.register_fake(f"{NAMESPACE}::quantized_linear", _quantized_linear_fake, lib=_lib)

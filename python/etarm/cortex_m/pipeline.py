@@ -8,11 +8,12 @@ on the portable kernels (float between quantize/dequantize nodes).
 from __future__ import annotations
 
 from etarm.cortex_m.passes.quantized_add_as_cmsis_nn import QuantizedAddAsCmsisNn
+from etarm.cortex_m.passes.quantized_linear_as_cmsis_nn import QuantizedLinearAsCmsisNn
 from etarm.passes.base import Pass, Pipeline
 
 
 def cortex_m_passes() -> list[Pass]:
-    return [QuantizedAddAsCmsisNn()]
+    return [QuantizedAddAsCmsisNn(), QuantizedLinearAsCmsisNn()]
 
 
 def cortex_m_pipeline(target: str) -> Pipeline:

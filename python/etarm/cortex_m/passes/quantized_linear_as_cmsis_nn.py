@@ -1,0 +1,202 @@
+"""QuantizedLinearAsCmsisNn: a quantized nn.Linear (int8 activations, int8 weights, int32 bias) as
+cortex_m.quantized_linear.
+
+In the edge program an nn.Linear on a 2-D input is ``addmm(dq(bias), dq(x), permute_copy(dq(weight), [1, 0]))``
+(``mm`` without a bias), its weight and bias constants dequantized per tensor or per output channel. When that
+result is quantized to int8 directly, or through relu / relu6 / hardtanh / clamp with no quantize between (the
+quantizer fuses them), the whole becomes one cortex_m.quantized_linear: the int8 weight and int32 bias constants
+as they are, the weights' row sums (CMSIS-NN's MVE fully-connected wants them, without the bias), one multiplier
+and shift per tensor or per channel, and the activation as the output clamp. Everything is computed here, once.
+"""
+
+from __future__ import annotations
+
+import math
+
+import torch
+from executorch.backends.transforms.utils import create_constant_placeholder, delete_constant_placeholder
+from executorch.exir.dialects._ops import ops as exir_ops
+from torch.export import ExportedProgram
+from torch.export.graph_signature import InputKind
+
+from etarm.cortex_m.passes.quantized_add_as_cmsis_nn import REASON
+from etarm.cortex_m.requantize import multiplier_and_shift
+from etarm.errors import EtarmError
+from etarm.op_names import op_name
+from etarm.passes.base import ProgramPass
+from etarm.passes.fold_quantize_nodes import constant_reader
+from etarm.tosa_ir.quant_params import QuantParams, is_dequantize, is_fused_activation, is_quantize, qparams_of
+
+_ADDMM = "aten.addmm.default"
+_MM = "aten.mm.default"
+_PERMUTE = "aten.permute_copy.default"
+_INT8 = (torch.int8, -128, 127)
+
+
+class _NotLowered(Exception):
+    """Why a matmul stays on the portable kernels (its message goes into the report)."""
+
+
+def _int8_activation(params: QuantParams) -> bool:
+    return not params.per_channel and (params.dtype, params.qmin, params.qmax) == _INT8
+
+
+def _activation_range(activation: torch.fx.Node | None, out: QuantParams) -> tuple[int, int]:
+    """The fused activation's bounds in output steps (int8 saturation when there is none)."""
+    if activation is None:
+        return -128, 127
+    name = op_name(activation.target)
+    if name.startswith("aten.relu6"):
+        low, high = 0.0, 6.0
+    elif name.startswith("aten.relu"):
+        low, high = 0.0, None
+    elif name.startswith("aten.hardtanh"):
+        low = activation.args[1] if len(activation.args) > 1 else activation.kwargs.get("min_val", -1.0)
+        high = activation.args[2] if len(activation.args) > 2 else activation.kwargs.get("max_val", 1.0)
+    else:  # clamp
+        low = activation.args[1] if len(activation.args) > 1 else activation.kwargs.get("min")
+        high = activation.args[2] if len(activation.args) > 2 else activation.kwargs.get("max")
+    if any(isinstance(b, torch.fx.Node) for b in (low, high)):
+        raise _NotLowered("its activation's bounds are tensors")
+
+    def step(bound, default: int) -> int:
+        if bound is None:
+            return default
+        return int(out.quantize(torch.tensor([float(bound)]))[0])
+
+    low_q, high_q = step(low, -128), step(high, 127)
+    if low_q > high_q:
+        raise _NotLowered("its activation's range is empty")
+    return low_q, high_q
+
+
+def _constant(node, read, what: str) -> torch.Tensor:
+    value = read(node) if isinstance(node, torch.fx.Node) and node.op == "placeholder" else None
+    if value is None:
+        raise _NotLowered(f"its {what} is not a constant")
+    return value
+
+
+class QuantizedLinearAsCmsisNn(ProgramPass):
+    """Replaces dequantize -> addmm/mm [-> relu/hardtanh/clamp] -> quantize (int8) by cortex_m.quantized_linear
+    (arm_fully_connected_s8 for per-tensor weights, arm_convolve_1x1_s8_fast for per-channel ones)."""
+
+    def transform(self, graph_module: torch.fx.GraphModule, program: ExportedProgram | None) -> bool:
+        graph = graph_module.graph
+        matmuls = [n for n in graph.nodes if n.op == "call_function" and op_name(n.target) in (_ADDMM, _MM)]
+        changed = False
+        for matmul in matmuls:
+            try:
+                if program is None:
+                    raise _NotLowered("its weights are not readable without the program")
+                self._replace(program, graph, matmul)
+                changed = True
+            except _NotLowered as why:
+                matmul.meta[REASON] = str(why)
+        if changed:
+            graph.eliminate_dead_code()
+            for node in [n for n in graph.nodes if n.op == "placeholder" and not n.users]:
+                if node.name in _constant_names(program):
+                    delete_constant_placeholder(program, node)
+        return changed
+
+    @staticmethod
+    def _replace(program: ExportedProgram, graph: torch.fx.Graph, matmul: torch.fx.Node) -> None:
+        read = constant_reader(program)
+        name = op_name(matmul.target)
+        if name == _ADDMM:
+            if matmul.kwargs.get("beta", 1) != 1 or matmul.kwargs.get("alpha", 1) != 1:
+                raise _NotLowered("addmm with alpha or beta != 1 has no cortex_m kernel")
+            dq_bias, dq_x, weight_t = matmul.args[:3]
+        else:
+            dq_bias, (dq_x, weight_t) = None, matmul.args[:2]
+        if not is_dequantize(dq_x) or not _int8_activation(qparams_of(dq_x)):
+            raise _NotLowered("its input is not a dequantized int8 tensor with per-tensor parameters")
+        if not (
+            isinstance(weight_t, torch.fx.Node)
+            and op_name(weight_t.target) == _PERMUTE
+            and list(weight_t.args[1]) == [1, 0]
+            and is_dequantize(weight_t.args[0])
+        ):
+            raise _NotLowered("its weight is not a transposed dequantized constant (an nn.Linear weight)")
+        dq_weight = weight_t.args[0]
+        w = qparams_of(dq_weight, read)
+        weight = _constant(dq_weight.args[0], read, "weight")
+        if weight.dtype != torch.int8 or weight.dim() != 2 or (w.per_channel and w.axis != 0):
+            raise _NotLowered("its weight is not int8 [out, in], per tensor or per output channel")
+        if any(int(z) != 0 for z in w.zero_points):
+            raise _NotLowered("its weight is not symmetric (zero point 0)")
+
+        # The result quantized directly, or through one fused activation.
+        users = list(matmul.users)
+        activation = None
+        if len(users) == 1 and is_fused_activation(users[0]):
+            activation = users[0]
+            users = list(activation.users)
+        if len(users) != 1 or not is_quantize(users[0]):
+            raise _NotLowered("its result is not quantized directly (a float consumer, or a quantize after the activation)")
+        quantize = users[0]
+        out = qparams_of(quantize)
+        if not _int8_activation(out):
+            raise _NotLowered("its output is not int8 with per-tensor parameters over [-128, 127]")
+        act_min, act_max = _activation_range(activation, out)
+
+        x = qparams_of(dq_x)
+        out_features = weight.shape[0]
+        weight_scales = [float(s) for s in w.scales]
+        accumulator_scales = [x.scale * s for s in weight_scales]  # one int32 step of the matmul's result
+        bias = None
+        if dq_bias is not None:
+            if not is_dequantize(dq_bias):
+                raise _NotLowered("its bias is not a dequantized int32 constant")
+            b = qparams_of(dq_bias, read)
+            bias = _constant(dq_bias.args[0], read, "bias")
+            if bias.dtype != torch.int32 or bias.shape != (out_features,):
+                raise _NotLowered("its bias is not int32 [out]")
+            bias_scales = [float(s) for s in b.scales]
+            if len(bias_scales) == 1:
+                bias_scales *= len(accumulator_scales)
+            if len(bias_scales) != len(accumulator_scales) and len(accumulator_scales) == 1:
+                accumulator_scales *= len(bias_scales)
+            if any(int(z) != 0 for z in b.zero_points) or not all(
+                math.isclose(bs, acc, rel_tol=1e-5) for bs, acc in zip(bias_scales, accumulator_scales)
+            ):
+                raise _NotLowered("its bias is not quantized at input scale * weight scale with zero point 0")
+        try:
+            params = [multiplier_and_shift(s / out.scale) for s in accumulator_scales]
+        except EtarmError as error:
+            raise _NotLowered(str(error)) from error
+
+        kernel_sum = weight.to(torch.int32).sum(dim=1, dtype=torch.int32)
+        first_input = next(n for n in graph.nodes if n.op == "placeholder")
+        with graph.inserting_before(first_input):
+            constants = [
+                create_constant_placeholder(program, graph, f"{matmul.name}_{what}", InputKind.PARAMETER, value)
+                for what, value in (
+                    ("kernel_sum", kernel_sum.contiguous()),
+                    ("multipliers", torch.tensor([m for m, _ in params], dtype=torch.int32)),
+                    ("shifts", torch.tensor([s for _, s in params], dtype=torch.int32)),
+                )
+            ]
+        args = (
+            dq_x.args[0], int(x.zero_point), dq_weight.args[0], dq_bias.args[0] if bias is not None else None,
+            *constants, int(out.zero_point), act_min, act_max,
+        )  # fmt: skip
+        with graph.inserting_before(quantize):
+            node = graph.call_function(exir_ops.edge.cortex_m.quantized_linear.default, args)
+        node.meta = dict(quantize.meta)  # its value: int8 at the linear's output shape
+        quantize.replace_all_uses_with(node)
+        graph.erase_node(quantize)
+        if activation is not None:
+            graph.erase_node(activation)
+        if not matmul.users:
+            graph.erase_node(matmul)
+
+
+def _constant_names(program: ExportedProgram) -> set[str]:
+    signature = program.graph_signature
+    return {
+        *signature.inputs_to_parameters,
+        *signature.inputs_to_buffers,
+        *signature.inputs_to_lifted_tensor_constants,
+    }
