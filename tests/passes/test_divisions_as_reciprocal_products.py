@@ -3,10 +3,10 @@ a product with the divisor's reciprocal, each quantized on its own; the rest sta
 
 import torch
 
-from etarm.ethosu.pipeline import before_annotation
 from etarm.ethosu.quantizer import EthosUQuantizer
 from etarm.passes.divisions_as_reciprocal_products import divisions_as_reciprocal_products
 from etarm.quantizer import get_symmetric_a16w8_quantization_config, get_symmetric_quantization_config
+from etarm.testing import annotation_rewrites
 from etarm.testing.cpu_fallback import Fn
 
 
@@ -20,12 +20,7 @@ class ByBuffer(torch.nn.Module):
 
 
 def rewritten(module, inputs, quantizer=None):
-    model = torch.export.export(module, inputs, strict=False).module()
-    if quantizer is None:
-        count = divisions_as_reciprocal_products(model, lambda node: True)
-    else:
-        count = sum(p.run(model, quantizer) for p in before_annotation("u55"))
-    return count, [str(n.target) for n in model.graph.nodes if n.op == "call_function"], model
+    return annotation_rewrites.rewritten(divisions_as_reciprocal_products, module, inputs, quantizer)
 
 
 def test_division_by_a_tensor_becomes_a_reciprocal_product():

@@ -4,22 +4,17 @@ annotation, so a gated unit quantizes whole and runs on the NPU instead of split
 import pytest
 import torch
 
-from etarm.ethosu.pipeline import before_annotation
 from etarm.ethosu.quantizer import EthosUQuantizer
 from etarm.passes.glus_as_sigmoid_products import glus_as_sigmoid_products
 from etarm.quantizer import get_symmetric_a16w8_quantization_config, get_symmetric_quantization_config
+from etarm.testing import annotation_rewrites
 from etarm.testing.cpu_fallback import Fn
 from etarm.testing.npu_runs import assert_all_on_npu
 from etarm.testing.quantized_reference import assert_quantized_close
 
 
 def rewritten(module, inputs, quantizer=None):
-    model = torch.export.export(module, inputs, strict=False).module()
-    if quantizer is None:
-        count = glus_as_sigmoid_products(model, lambda node: True)
-    else:
-        count = sum(p.run(model, quantizer) for p in before_annotation("u55"))
-    return count, [str(n.target) for n in model.graph.nodes if n.op == "call_function"], model
+    return annotation_rewrites.rewritten(glus_as_sigmoid_products, module, inputs, quantizer)
 
 
 @pytest.mark.parametrize("dim, shape", [(1, (2, 6, 3)), (-1, (4, 8)), (0, (2, 5))])

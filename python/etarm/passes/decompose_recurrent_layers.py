@@ -26,7 +26,7 @@ import torch
 
 from etarm.op_names import op_name
 from etarm.passes.base import AnnotationPass
-from etarm.passes.node_builder import NodeBuilder
+from etarm.passes.node_builder import NodeBuilder, finish
 
 aten = torch.ops.aten
 
@@ -187,7 +187,4 @@ def decompose_recurrent_layers(model: torch.fx.GraphModule, wants) -> int:
             if _is_zero(state) and not state.users:
                 model.graph.erase_node(state)
         replaced += 1
-    if replaced:
-        model.graph.lint()
-        model.recompile()
-    return replaced
+    return finish(model, replaced)

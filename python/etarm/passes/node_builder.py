@@ -46,6 +46,11 @@ def replace_float_nodes(
         node.replace_all_uses_with(build(NodeBuilder(model.graph, node), node))
         model.graph.erase_node(node)
         replaced += 1
+    return finish(model, replaced)
+
+
+def finish(model: torch.fx.GraphModule, replaced: int) -> int:
+    """Checks and recompiles ``model`` if a pass replaced something; returns the count."""
     if replaced:
         model.graph.lint()
         model.recompile()
