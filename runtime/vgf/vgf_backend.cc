@@ -223,9 +223,11 @@ Result<DelegateHandle*> VgfBackend::init(BackendInitContext& context, FreeableBu
   if (err != Error::Ok) {
     return err;
   }
-  ET_LOG(Info, "VgfBackend: %zu segment(s), %zu input(s), %zu output(s) on %s; pipelines built in %.3f s",
+  ET_LOG(Info,
+         "VgfBackend: %zu segment(s), %zu input(s), %zu output(s) on %s; pipelines built in %.3f s; %zu staged "
+         "through copies",
          model.segments.size(), handle->graph->num_inputs(), handle->graph->num_outputs(),
-         device->description().c_str(), handle->graph->pipeline_seconds());
+         device->description().c_str(), handle->graph->pipeline_seconds(), handle->graph->staged_tensors());
   // The pipelines hold their own copies of the SPIR-V and the constants.
   processed->Free();
   return static_cast<DelegateHandle*>(handle.release());

@@ -66,6 +66,7 @@ struct ArmFunctions {
   PFN_vkBindDataGraphPipelineSessionMemoryARM bind_session_memory = nullptr;
   PFN_vkDestroyDataGraphPipelineSessionARM destroy_session = nullptr;
   PFN_vkCmdDispatchDataGraphARM dispatch = nullptr;
+  PFN_vkCmdCopyTensorARM copy_tensor = nullptr;
 };
 
 template <typename F>
@@ -424,7 +425,8 @@ Error VulkanDevice::Impl::create_device(const Candidate& candidate, std::string*
                            &arm.session_memory_requirements) &&
                       load(device, "vkBindDataGraphPipelineSessionMemoryARM", &arm.bind_session_memory) &&
                       load(device, "vkDestroyDataGraphPipelineSessionARM", &arm.destroy_session) &&
-                      load(device, "vkCmdDispatchDataGraphARM", &arm.dispatch);
+                      load(device, "vkCmdDispatchDataGraphARM", &arm.dispatch) &&
+                      load(device, "vkCmdCopyTensorARM", &arm.copy_tensor);
   if (!loaded) {
     return fail(why, Error::NotSupported,
                 text_printf("%s does not provide the VK_ARM_tensors / VK_ARM_data_graph functions",
@@ -462,6 +464,9 @@ Error options_from_environment(DeviceOptions* options, std::string* why) {
   }
   if (const char* validation = std::getenv("ETARM_VGF_VALIDATION")) {
     options->validation = std::strcmp(validation, "1") == 0;
+  }
+  if (const char* staging = std::getenv("ETARM_VGF_STAGING")) {
+    options->staging = std::strcmp(staging, "1") == 0;
   }
   if (const char* timeout = std::getenv("ETARM_VGF_TIMEOUT_MS")) {
     if (!parse_unsigned(timeout, UINT64_MAX / 1000000, &value) || value == 0) {
@@ -534,10 +539,17 @@ struct VulkanGraph::Impl {
   struct Tensor {
     TensorDescription description;
     std::vector<int64_t> dimensions;  // what VkTensorDescriptionARM points to
+    VkTensorTilingARM tiling = VK_TENSOR_TILING_LINEAR_ARM;  // of `tensor`
+    VkTensorUsageFlagsARM usage = VK_TENSOR_USAGE_DATA_GRAPH_BIT_ARM;
     VkTensorARM tensor = VK_NULL_HANDLE;
     VkTensorViewARM view = VK_NULL_HANDLE;
     VkDeviceMemory memory = VK_NULL_HANDLE;
-    uint8_t* mapped = nullptr;
+    // A graph input or output the host cannot map (or ETARM_VGF_STAGING=1): a linear tensor
+    // in host-visible memory the command buffer copies from (inputs) or to (outputs).
+    VkTensorARM staging = VK_NULL_HANDLE;
+    VkDeviceMemory staging_memory = VK_NULL_HANDLE;
+    uint8_t* mapped = nullptr;         // the host's view: of `memory`, or of `staging_memory`
+    VkDeviceMemory host_memory = VK_NULL_HANDLE;  // the memory `mapped` maps
     bool coherent = true;
   };
   struct Pipeline {
@@ -567,6 +579,14 @@ struct VulkanGraph::Impl {
   ~Impl();
   VkTensorDescriptionARM description_of(const Tensor& t) const;
   Error create_tensors(const VgfModel& model, std::string* why);
+  // A tensor of `t`'s shape and format with memory of `required` properties (and
+  // `preferred` ones where a type has them), mapped when `map`.
+  Error create_tensor(const Tensor& t, VkTensorTilingARM tiling, VkTensorUsageFlagsARM usage,
+                      VkMemoryPropertyFlags required, VkMemoryPropertyFlags preferred, VkTensorARM* tensor,
+                      VkDeviceMemory* memory, uint8_t** mapped, bool* coherent, std::string* why);
+  // `t` for the graph, and for a graph input or output the host's view of it (`staged`:
+  // through a staging tensor).
+  Error create_bound_tensor(Tensor& t, bool io, bool staged, std::string* why);
   Error create_pipeline(const VgfModel& model, const Segment& segment, std::string* why);
   Error bind_session_memory(Pipeline& p, std::string* why);
   Error create_descriptor_sets(const VgfModel& model, std::string* why);
@@ -579,7 +599,8 @@ struct VulkanGraph::Impl {
     for (size_t i : which) {
       const Tensor& t = tensors[i];
       if (!t.coherent) {
-        const VkMappedMemoryRange range{VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE, nullptr, t.memory, 0, VK_WHOLE_SIZE};
+        const VkMappedMemoryRange range{VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE, nullptr, t.host_memory, 0,
+                                        VK_WHOLE_SIZE};
         if (to_device) {
           vkFlushMappedMemoryRanges(device->device, 1, &range);
         } else {
@@ -592,21 +613,107 @@ struct VulkanGraph::Impl {
 
 namespace {
 
-VkTensorDescriptionARM tensor_description(int32_t format, const std::vector<int64_t>& dimensions) {
+VkTensorDescriptionARM tensor_description(int32_t format, const std::vector<int64_t>& dimensions,
+                                          VkTensorTilingARM tiling, VkTensorUsageFlagsARM usage) {
   VkTensorDescriptionARM d{VK_STRUCTURE_TYPE_TENSOR_DESCRIPTION_ARM};
-  d.tiling = VK_TENSOR_TILING_LINEAR_ARM;  // packed row-major: the host copies in and out directly
+  d.tiling = tiling;  // linear: packed row-major, what the host copies in and out directly
   d.format = static_cast<VkFormat>(format);
   d.dimensionCount = static_cast<uint32_t>(dimensions.size());
   d.pDimensions = dimensions.data();
   d.pStrides = nullptr;
-  d.usage = VK_TENSOR_USAGE_DATA_GRAPH_BIT_ARM;
+  d.usage = usage;
   return d;
 }
+
+constexpr VkTensorUsageFlagsARM kCopyUsage = VK_TENSOR_USAGE_TRANSFER_SRC_BIT_ARM | VK_TENSOR_USAGE_TRANSFER_DST_BIT_ARM;
 
 }  // namespace
 
 VkTensorDescriptionARM VulkanGraph::Impl::description_of(const Tensor& t) const {
-  return tensor_description(t.description.vk_format, t.dimensions);
+  return tensor_description(t.description.vk_format, t.dimensions, t.tiling, t.usage);
+}
+
+Error VulkanGraph::Impl::create_tensor(const Tensor& t, VkTensorTilingARM tiling, VkTensorUsageFlagsARM usage,
+                                       VkMemoryPropertyFlags required, VkMemoryPropertyFlags preferred,
+                                       VkTensorARM* tensor, VkDeviceMemory* memory, uint8_t** mapped, bool* coherent,
+                                       std::string* why) {
+  VkDevice dev = device->device;
+  const VkTensorDescriptionARM description = tensor_description(t.description.vk_format, t.dimensions, tiling, usage);
+  VkTensorCreateInfoARM info{VK_STRUCTURE_TYPE_TENSOR_CREATE_INFO_ARM};
+  info.pDescription = &description;
+  info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+  VkResult result = device->arm.create_tensor(dev, &info, nullptr, tensor);
+  if (result != VK_SUCCESS) {
+    *tensor = VK_NULL_HANDLE;
+    return vk_fail(why, "vkCreateTensorARM", result);
+  }
+  VkTensorMemoryRequirementsInfoARM requirements_info{VK_STRUCTURE_TYPE_TENSOR_MEMORY_REQUIREMENTS_INFO_ARM};
+  requirements_info.tensor = *tensor;
+  VkMemoryRequirements2 requirements{VK_STRUCTURE_TYPE_MEMORY_REQUIREMENTS_2};
+  device->arm.tensor_memory_requirements(dev, &requirements_info, &requirements);
+  uint32_t type = 0;
+  VkMemoryPropertyFlags flags = 0;
+  if (!device->find_memory_type(requirements.memoryRequirements.memoryTypeBits, required, preferred, &type, &flags)) {
+    return fail(why, Error::NotSupported,
+                text_printf("the device has no memory type with properties 0x%x for a tensor", required));
+  }
+  *coherent = (flags & VK_MEMORY_PROPERTY_HOST_COHERENT_BIT) != 0;
+  VkMemoryAllocateInfo allocate{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+  allocate.allocationSize = requirements.memoryRequirements.size;
+  allocate.memoryTypeIndex = type;
+  result = vkAllocateMemory(dev, &allocate, nullptr, memory);
+  if (result != VK_SUCCESS) {
+    *memory = VK_NULL_HANDLE;
+    return vk_fail(why, "vkAllocateMemory (tensor)", result);
+  }
+  VkBindTensorMemoryInfoARM bind{VK_STRUCTURE_TYPE_BIND_TENSOR_MEMORY_INFO_ARM};
+  bind.tensor = *tensor;
+  bind.memory = *memory;
+  result = device->arm.bind_tensor_memory(dev, 1, &bind);
+  if (result != VK_SUCCESS) {
+    return vk_fail(why, "vkBindTensorMemoryARM", result);
+  }
+  if (mapped != nullptr) {
+    void* host = nullptr;
+    result = vkMapMemory(dev, *memory, 0, VK_WHOLE_SIZE, 0, &host);
+    if (result != VK_SUCCESS) {
+      return vk_fail(why, "vkMapMemory", result);
+    }
+    *mapped = static_cast<uint8_t*>(host);
+  }
+  return Error::Ok;
+}
+
+Error VulkanGraph::Impl::create_bound_tensor(Tensor& t, bool io, bool staged, std::string* why) {
+  constexpr VkMemoryPropertyFlags kHostVisible = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT;
+  constexpr VkMemoryPropertyFlags kCoherent = VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+  constexpr VkMemoryPropertyFlags kDeviceLocal = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
+  VkDevice dev = device->device;
+  Error err = Error::Ok;
+  if (io && !staged) {
+    // The host reads and writes the graph's tensor itself when the device lets it map one.
+    err = create_tensor(t, VK_TENSOR_TILING_LINEAR_ARM, VK_TENSOR_USAGE_DATA_GRAPH_BIT_ARM, kHostVisible, kCoherent,
+                        &t.tensor, &t.memory, &t.mapped, &t.coherent, why);
+    if (err != Error::NotSupported) {
+      t.host_memory = t.memory;
+      return err;
+    }
+    if (t.tensor != VK_NULL_HANDLE) {
+      device->arm.destroy_tensor(dev, t.tensor, nullptr);
+      t.tensor = VK_NULL_HANDLE;
+    }
+    staged = true;
+  }
+  // The graph's own tensor: the device's preferred layout in its preferred memory.
+  t.usage = VK_TENSOR_USAGE_DATA_GRAPH_BIT_ARM | (staged ? kCopyUsage : 0);
+  t.tiling = VK_TENSOR_TILING_OPTIMAL_ARM;
+  err = create_tensor(t, t.tiling, t.usage, 0, kDeviceLocal, &t.tensor, &t.memory, nullptr, &t.coherent, why);
+  if (err == Error::Ok && staged) {
+    err = create_tensor(t, VK_TENSOR_TILING_LINEAR_ARM, kCopyUsage, kHostVisible, kCoherent, &t.staging,
+                        &t.staging_memory, &t.mapped, &t.coherent, why);
+    t.host_memory = t.staging_memory;
+  }
+  return err;
 }
 
 Error VulkanGraph::Impl::create_tensors(const VgfModel& model, std::string* why) {
@@ -637,52 +744,16 @@ Error VulkanGraph::Impl::create_tensors(const VgfModel& model, std::string* why)
   }
   for (size_t i = 0; i < tensors.size(); ++i) {
     Tensor& t = tensors[i];
-    const VkTensorDescriptionARM description = description_of(t);
-    VkTensorCreateInfoARM info{VK_STRUCTURE_TYPE_TENSOR_CREATE_INFO_ARM};
-    info.pDescription = &description;
-    info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
-    VkResult result = device->arm.create_tensor(dev, &info, nullptr, &t.tensor);
-    if (result != VK_SUCCESS) {
-      t.tensor = VK_NULL_HANDLE;
-      return vk_fail(why, "vkCreateTensorARM", result);
+    const bool io = std::find(inputs.begin(), inputs.end(), i) != inputs.end() ||
+                    std::find(outputs.begin(), outputs.end(), i) != outputs.end();
+    const Error err = create_bound_tensor(t, io, device->options.staging, why);
+    if (err != Error::Ok) {
+      return err;
     }
-    VkTensorMemoryRequirementsInfoARM requirements_info{VK_STRUCTURE_TYPE_TENSOR_MEMORY_REQUIREMENTS_INFO_ARM};
-    requirements_info.tensor = t.tensor;
-    VkMemoryRequirements2 requirements{VK_STRUCTURE_TYPE_MEMORY_REQUIREMENTS_2};
-    device->arm.tensor_memory_requirements(dev, &requirements_info, &requirements);
-    uint32_t type = 0;
-    VkMemoryPropertyFlags flags = 0;
-    if (!device->find_memory_type(requirements.memoryRequirements.memoryTypeBits, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT,
-                                  VK_MEMORY_PROPERTY_HOST_COHERENT_BIT, &type, &flags)) {
-      return fail(why, Error::NotSupported,
-                  "the device has no host-visible memory for tensors (staging copies are not implemented)");
-    }
-    t.coherent = (flags & VK_MEMORY_PROPERTY_HOST_COHERENT_BIT) != 0;
-    VkMemoryAllocateInfo allocate{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
-    allocate.allocationSize = requirements.memoryRequirements.size;
-    allocate.memoryTypeIndex = type;
-    result = vkAllocateMemory(dev, &allocate, nullptr, &t.memory);
-    if (result != VK_SUCCESS) {
-      t.memory = VK_NULL_HANDLE;
-      return vk_fail(why, "vkAllocateMemory (tensor)", result);
-    }
-    VkBindTensorMemoryInfoARM bind{VK_STRUCTURE_TYPE_BIND_TENSOR_MEMORY_INFO_ARM};
-    bind.tensor = t.tensor;
-    bind.memory = t.memory;
-    result = device->arm.bind_tensor_memory(dev, 1, &bind);
-    if (result != VK_SUCCESS) {
-      return vk_fail(why, "vkBindTensorMemoryARM", result);
-    }
-    void* mapped = nullptr;
-    result = vkMapMemory(dev, t.memory, 0, VK_WHOLE_SIZE, 0, &mapped);
-    if (result != VK_SUCCESS) {
-      return vk_fail(why, "vkMapMemory", result);
-    }
-    t.mapped = static_cast<uint8_t*>(mapped);
     VkTensorViewCreateInfoARM view{VK_STRUCTURE_TYPE_TENSOR_VIEW_CREATE_INFO_ARM};
     view.tensor = t.tensor;
-    view.format = description.format;
-    result = device->arm.create_tensor_view(dev, &view, nullptr, &t.view);
+    view.format = static_cast<VkFormat>(t.description.vk_format);
+    const VkResult result = device->arm.create_tensor_view(dev, &view, nullptr, &t.view);
     if (result != VK_SUCCESS) {
       t.view = VK_NULL_HANDLE;
       return vk_fail(why, "vkCreateTensorViewARM", result);
@@ -761,7 +832,8 @@ Error VulkanGraph::Impl::create_pipeline(const VgfModel& model, const Segment& s
     const Constant& constant = model.constants[c.constant];
     const TensorDescription& t = model.resources[constant.resource];
     constant_shapes.push_back(t.shape);
-    constant_descriptions.push_back(tensor_description(t.vk_format, constant_shapes.back()));
+    constant_descriptions.push_back(tensor_description(t.vk_format, constant_shapes.back(), VK_TENSOR_TILING_LINEAR_ARM,
+                                                       VK_TENSOR_USAGE_DATA_GRAPH_BIT_ARM));
     VkDataGraphPipelineConstantARM info{VK_STRUCTURE_TYPE_DATA_GRAPH_PIPELINE_CONSTANT_ARM};
     info.pNext = &constant_descriptions.back();
     info.id = c.id;
@@ -936,12 +1008,14 @@ Error VulkanGraph::Impl::record_commands(std::string* why) {
   if (result != VK_SUCCESS) {
     return vk_fail(why, "vkBeginCommandBuffer", result);
   }
-  // Host writes before the submission are visible to it; between segments, one segment's
-  // outputs are the next one's inputs; at the end the host reads the outputs.
-  const auto barrier = [this](VkPipelineStageFlags2 dst_stage, VkAccessFlags2 dst_access) {
+  // Host writes before the submission are visible to it; staged inputs are copied in, staged
+  // outputs out; between segments, one segment's outputs are the next one's inputs; at the
+  // end the host reads the outputs.
+  const auto barrier = [this](VkPipelineStageFlags2 src_stage, VkAccessFlags2 src_access,
+                              VkPipelineStageFlags2 dst_stage, VkAccessFlags2 dst_access) {
     VkMemoryBarrier2 memory{VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};
-    memory.srcStageMask = VK_PIPELINE_STAGE_2_DATA_GRAPH_BIT_ARM;
-    memory.srcAccessMask = VK_ACCESS_2_DATA_GRAPH_WRITE_BIT_ARM;
+    memory.srcStageMask = src_stage;
+    memory.srcAccessMask = src_access;
     memory.dstStageMask = dst_stage;
     memory.dstAccessMask = dst_access;
     VkDependencyInfo dependency{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
@@ -949,10 +1023,40 @@ Error VulkanGraph::Impl::record_commands(std::string* why) {
     dependency.pMemoryBarriers = &memory;
     vkCmdPipelineBarrier2(commands, &dependency);
   };
+  const auto copy_staged = [this](const std::vector<size_t>& which, bool in) {
+    bool copied = false;
+    for (size_t i : which) {
+      const Tensor& t = tensors[i];
+      if (t.staging == VK_NULL_HANDLE) {
+        continue;
+      }
+      const std::vector<uint64_t> origin(t.dimensions.size(), 0);
+      const std::vector<uint64_t> extent(t.dimensions.begin(), t.dimensions.end());
+      VkTensorCopyARM region{VK_STRUCTURE_TYPE_TENSOR_COPY_ARM};
+      region.dimensionCount = static_cast<uint32_t>(extent.size());
+      region.pSrcOffset = origin.data();
+      region.pDstOffset = origin.data();
+      region.pExtent = extent.data();
+      VkCopyTensorInfoARM info{VK_STRUCTURE_TYPE_COPY_TENSOR_INFO_ARM};
+      info.srcTensor = in ? t.staging : t.tensor;
+      info.dstTensor = in ? t.tensor : t.staging;
+      info.regionCount = 1;
+      info.pRegions = &region;
+      device->arm.copy_tensor(commands, &info);
+      copied = true;
+    }
+    return copied;
+  };
+  constexpr VkPipelineStageFlags2 kGraph = VK_PIPELINE_STAGE_2_DATA_GRAPH_BIT_ARM;
+  constexpr VkPipelineStageFlags2 kCopy = VK_PIPELINE_STAGE_2_COPY_BIT;
+  barrier(VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_WRITE_BIT, kCopy, VK_ACCESS_2_TRANSFER_READ_BIT);
+  if (copy_staged(inputs, true)) {
+    barrier(kCopy, VK_ACCESS_2_TRANSFER_WRITE_BIT, kGraph, VK_ACCESS_2_DATA_GRAPH_READ_BIT_ARM);
+  }
   for (size_t s = 0; s < pipelines.size(); ++s) {
     const Pipeline& p = pipelines[s];
     if (s > 0) {
-      barrier(VK_PIPELINE_STAGE_2_DATA_GRAPH_BIT_ARM,
+      barrier(kGraph, VK_ACCESS_2_DATA_GRAPH_WRITE_BIT_ARM, kGraph,
               VK_ACCESS_2_DATA_GRAPH_READ_BIT_ARM | VK_ACCESS_2_DATA_GRAPH_WRITE_BIT_ARM);
     }
     vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_DATA_GRAPH_ARM, p.pipeline);
@@ -962,7 +1066,11 @@ Error VulkanGraph::Impl::record_commands(std::string* why) {
     }
     device->arm.dispatch(commands, p.session, nullptr);
   }
-  barrier(VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT);
+  barrier(kGraph, VK_ACCESS_2_DATA_GRAPH_WRITE_BIT_ARM, kCopy | VK_PIPELINE_STAGE_2_HOST_BIT,
+          VK_ACCESS_2_TRANSFER_READ_BIT | VK_ACCESS_2_HOST_READ_BIT);
+  if (copy_staged(outputs, false)) {
+    barrier(kCopy, VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT);
+  }
   result = vkEndCommandBuffer(commands);
   if (result != VK_SUCCESS) {
     return vk_fail(why, "vkEndCommandBuffer", result);
@@ -1030,6 +1138,12 @@ VulkanGraph::Impl::~Impl() {
     vkFreeMemory(dev, memory, nullptr);
   }
   for (Tensor& t : tensors) {
+    if (t.staging != VK_NULL_HANDLE) {
+      device->arm.destroy_tensor(dev, t.staging, nullptr);
+    }
+    if (t.staging_memory != VK_NULL_HANDLE) {
+      vkFreeMemory(dev, t.staging_memory, nullptr);
+    }
     if (t.view != VK_NULL_HANDLE) {
       device->arm.destroy_tensor_view(dev, t.view, nullptr);
     }
@@ -1127,6 +1241,11 @@ const uint8_t* VulkanGraph::output_data(size_t i) const {
 
 double VulkanGraph::pipeline_seconds() const {
   return impl_->pipeline_seconds;
+}
+
+size_t VulkanGraph::staged_tensors() const {
+  return static_cast<size_t>(std::count_if(impl_->tensors.begin(), impl_->tensors.end(),
+                                           [](const Impl::Tensor& t) { return t.staging != VK_NULL_HANDLE; }));
 }
 
 Error VulkanGraph::run(std::string* why) {

@@ -3,7 +3,9 @@
 //
 //   VulkanDevice  instance (explicit layers, optional validation), physical device, logical
 //                 device with both extensions, the data-graph queue; shared by graphs.
-//   VulkanGraph   per .vgf: one tensor (host-visible memory, mapped) per bound resource,
+//   VulkanGraph   per .vgf: one tensor per bound resource (graph inputs and outputs in
+//                 mapped host-visible memory, or in the device's memory with a mapped
+//                 staging tensor the command buffer copies through; the others optimal),
 //                 per segment a data-graph pipeline with its constants, a session with its
 //                 memory and descriptor sets; one command buffer recorded once and a fence.
 //                 run() submits it and waits (finite timeout); inputs are written to and
@@ -24,6 +26,8 @@
 //   ETARM_VGF_VALIDATION=1  also enable VK_LAYER_KHRONOS_validation; its errors are counted
 //       (VulkanDevice::validation_errors()) and logged by the backend.
 //   ETARM_VGF_TIMEOUT_MS  how long run() waits for the device (default 60000).
+//   ETARM_VGF_STAGING=1  stage every graph input and output through a host-visible copy, as
+//       on devices whose tensor memory the host cannot map (there it happens anyway).
 #pragma once
 
 #include <cstddef>
@@ -52,6 +56,9 @@ struct DeviceOptions {
   int device_index = -1;
   // How long VulkanGraph::run() waits for its fence.
   uint64_t timeout_ms = 60000;
+  // Stage graph inputs and outputs through host-visible copies even where the device lets
+  // the host map its tensors.
+  bool staging = false;
 };
 
 // ETARM_VGF_LAYERS, ETARM_VGF_DEVICE, ETARM_VGF_VALIDATION and ETARM_VGF_TIMEOUT_MS (above).
@@ -112,6 +119,9 @@ class VulkanGraph {
 
   // Wall time create() spent building the data-graph pipelines (shader compilation).
   double pipeline_seconds() const;
+  // How many graph inputs and outputs go through staging tensors (DeviceOptions::staging, or
+  // tensor memory the host cannot map).
+  size_t staged_tensors() const;
 
   struct Impl;
 

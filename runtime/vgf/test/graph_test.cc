@@ -3,7 +3,9 @@
 // outputs must equal the TOSA reference model's (integers bit-exact, floats within 1e-5
 // relative). Prints pipeline creation and run times and the largest errors.
 #include <chrono>
+#include <cmath>
 #include <cstdio>
+#include <cstring>
 
 #include "runtime/testing/executorch.h"
 #include "runtime/vgf/test/test_cases.h"
@@ -15,6 +17,67 @@ namespace test {
 namespace {
 
 constexpr int kTimedRuns = 5;
+
+// Builds `c` on `device`, runs it kTimedRuns times and compares the outputs with the
+// reference model's; returns the graph (nullptr after a failure).
+std::unique_ptr<VulkanGraph> run_and_compare(const Case& c, const std::shared_ptr<VulkanDevice>& device) {
+  std::string why;
+  std::unique_ptr<VulkanGraph> graph;
+  Error err = build_graph(c.vgf, device, &graph, &why);
+  EXPECT_EQ(err, Error::Ok);
+  if (err != Error::Ok) {
+    ADD_FAILURE("%s", why.c_str());
+    return nullptr;
+  }
+  // The model sequence's order is the TOSA graph's: same count, formats and shapes.
+  EXPECT_EQ(graph->num_inputs(), c.inputs.size());
+  EXPECT_EQ(graph->num_outputs(), c.expected.size());
+  if (graph->num_inputs() != c.inputs.size() || graph->num_outputs() != c.expected.size()) {
+    return nullptr;
+  }
+  for (size_t i = 0; i < c.inputs.size(); ++i) {
+    SCOPED_TRACE("input %zu", i);
+    EXPECT_EQ(graph->input(i).vk_format, vk_format_of(c.inputs[i].dtype));
+    EXPECT_TRUE(c.inputs[i].fits(graph->input(i).shape));
+    EXPECT_EQ(graph->input(i).nbytes, c.inputs[i].bytes.size());
+    if (graph->input(i).nbytes != c.inputs[i].bytes.size()) {
+      return nullptr;
+    }
+    std::memcpy(graph->input_data(i), c.inputs[i].bytes.data(), c.inputs[i].bytes.size());
+  }
+  for (size_t o = 0; o < c.expected.size(); ++o) {
+    SCOPED_TRACE("output %zu", o);
+    EXPECT_EQ(graph->output(o).vk_format, vk_format_of(c.expected[o].dtype));
+    EXPECT_TRUE(c.expected[o].fits(graph->output(o).shape));
+    EXPECT_EQ(graph->output(o).nbytes, c.expected[o].bytes.size());
+    if (graph->output(o).nbytes != c.expected[o].bytes.size()) {
+      return nullptr;
+    }
+  }
+  const auto start = std::chrono::steady_clock::now();
+  for (int run = 0; run < kTimedRuns; ++run) {
+    err = graph->run(&why);
+    EXPECT_EQ(err, Error::Ok);
+    if (err != Error::Ok) {
+      ADD_FAILURE("%s", why.c_str());
+      return nullptr;
+    }
+  }
+  const double run_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count() / kTimedRuns;
+  Errors worst;
+  for (size_t o = 0; o < c.expected.size(); ++o) {
+    SCOPED_TRACE("output %zu", o);
+    const Errors e = compare(c.expected[o], graph->output_data(o));
+    EXPECT_EQ(e.mismatches, 0u);
+    worst.max_abs = std::fmax(worst.max_abs, e.max_abs);
+    worst.max_rel = std::fmax(worst.max_rel, e.max_rel);
+  }
+  std::printf("%-16s pipeline %.3f s  run %.2f ms  max abs error %.3g  max rel error %.3g  staged %zu\n",
+              c.name.c_str(), graph->pipeline_seconds(), run_ms, worst.max_abs, worst.max_rel,
+              graph->staged_tensors());
+  return graph;
+}
 
 TEST(Graph, MatchesTheReferenceModel) {
   const std::vector<Case> cases = cases_from_args();
@@ -28,46 +91,30 @@ TEST(Graph, MatchesTheReferenceModel) {
   std::printf("device: %s\n", device->description().c_str());
   for (const Case& c : cases) {
     SCOPED_TRACE("case %s", c.name.c_str());
-    std::unique_ptr<VulkanGraph> graph;
-    Error err = build_graph(c.vgf, device, &graph, &why);
-    EXPECT_EQ(err, Error::Ok);
-    if (err != Error::Ok) {
-      ADD_FAILURE("%s", why.c_str());
-      continue;
+    run_and_compare(c, device);
+  }
+}
+
+// The path of devices whose tensor memory the host cannot map: graph inputs and outputs in
+// the device's own tensors (optimal tiling), copied through host-visible staging tensors.
+TEST(Graph, MatchesTheReferenceModelThroughStagingTensors) {
+  const std::vector<Case> cases = cases_from_args();
+  ASSERT_GT(cases.size(), 0u);
+  DeviceOptions options;
+  std::string why;
+  ASSERT_EQ(options_from_environment(&options, &why), Error::Ok);
+  options.staging = true;
+  std::shared_ptr<VulkanDevice> device;
+  const Error device_err = VulkanDevice::create(options, &device, &why);
+  if (device_err != Error::Ok) {
+    FAIL("no device: %s", why.c_str());
+  }
+  for (const Case& c : cases) {
+    SCOPED_TRACE("case %s", c.name.c_str());
+    const std::unique_ptr<VulkanGraph> graph = run_and_compare(c, device);
+    if (graph != nullptr) {
+      EXPECT_EQ(graph->staged_tensors(), c.inputs.size() + c.expected.size());
     }
-    // The model sequence's order is the TOSA graph's: same count, formats and shapes.
-    ASSERT_EQ(graph->num_inputs(), c.inputs.size());
-    ASSERT_EQ(graph->num_outputs(), c.expected.size());
-    for (size_t i = 0; i < c.inputs.size(); ++i) {
-      SCOPED_TRACE("input %zu", i);
-      EXPECT_EQ(graph->input(i).vk_format, vk_format_of(c.inputs[i].dtype));
-      EXPECT_TRUE(c.inputs[i].fits(graph->input(i).shape));
-      ASSERT_EQ(graph->input(i).nbytes, c.inputs[i].bytes.size());
-      std::memcpy(graph->input_data(i), c.inputs[i].bytes.data(), c.inputs[i].bytes.size());
-    }
-    for (size_t o = 0; o < c.expected.size(); ++o) {
-      SCOPED_TRACE("output %zu", o);
-      EXPECT_EQ(graph->output(o).vk_format, vk_format_of(c.expected[o].dtype));
-      EXPECT_TRUE(c.expected[o].fits(graph->output(o).shape));
-      ASSERT_EQ(graph->output(o).nbytes, c.expected[o].bytes.size());
-    }
-    const auto start = std::chrono::steady_clock::now();
-    for (int run = 0; run < kTimedRuns; ++run) {
-      err = graph->run(&why);
-      ASSERT_EQ(err, Error::Ok);
-    }
-    const double run_ms =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count() / kTimedRuns;
-    Errors worst;
-    for (size_t o = 0; o < c.expected.size(); ++o) {
-      SCOPED_TRACE("output %zu", o);
-      const Errors e = compare(c.expected[o], graph->output_data(o));
-      EXPECT_EQ(e.mismatches, 0u);
-      worst.max_abs = std::fmax(worst.max_abs, e.max_abs);
-      worst.max_rel = std::fmax(worst.max_rel, e.max_rel);
-    }
-    std::printf("%-16s pipeline %.3f s  run %.2f ms  max abs error %.3g  max rel error %.3g\n", c.name.c_str(),
-                graph->pipeline_seconds(), run_ms, worst.max_abs, worst.max_rel);
   }
 }
 

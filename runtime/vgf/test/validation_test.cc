@@ -22,10 +22,12 @@ void expect_no_validation_errors(const VulkanDevice& device) {
 TEST(Validation, ReportsNoErrorOnEveryCase) {
   const std::vector<Case> cases = cases_from_args();
   ASSERT_GT(cases.size(), 0u);
+  // The environment's options (ETARM_VGF_STAGING=1 for validation_staging_test).
   DeviceOptions options;
+  std::string why;
+  ASSERT_EQ(options_from_environment(&options, &why), Error::Ok);
   options.validation = true;
   std::shared_ptr<VulkanDevice> device;
-  std::string why;
   const Error err = VulkanDevice::create(options, &device, &why);
   if (err != Error::Ok) {
     FAIL("no device with the validation layer: %s", why.c_str());
@@ -36,6 +38,7 @@ TEST(Validation, ReportsNoErrorOnEveryCase) {
     {
       std::unique_ptr<VulkanGraph> graph;
       ASSERT_EQ(build_graph(c.vgf, device, &graph, &why), Error::Ok);
+      EXPECT_EQ(graph->staged_tensors(), options.staging ? c.inputs.size() + c.expected.size() : 0u);
       for (size_t i = 0; i < c.inputs.size(); ++i) {
         std::memcpy(graph->input_data(i), c.inputs[i].bytes.data(), c.inputs[i].bytes.size());
       }
