@@ -1,5 +1,6 @@
 """Linear layers for the Cortex-M flow: relu6 and hardtanh fused as the output clamp of the linear
-before them, a linear without a bias, and a batch of 3 rows (cortex_m::quantized_linear)."""
+before them, a linear without a bias, and a [3, 2, 24] input
+(leading dims flattened around each matmul) (cortex_m::quantized_linear)."""
 
 import torch
 
@@ -18,4 +19,4 @@ class LinearClamps(torch.nn.Module):
 
 torch.manual_seed(0)
 ModelUnderTest = LinearClamps().eval()
-ModelInputs = (torch.randn(3, 24),)
+ModelInputs = (torch.randn(3, 2, 24),)

@@ -2,7 +2,7 @@
 cortex_m.quantized_linear.
 
 In the edge program an nn.Linear on a 2-D input is ``addmm(dq(bias), dq(x), permute_copy(dq(weight), [1, 0]))``
-(``mm`` without a bias), its weight and bias constants dequantized per tensor or per output channel. When that
+(``mm`` without a bias; on a rank-3+ input between two ``view_copy``), its weight and bias constants dequantized per tensor or per output channel. When that
 result is quantized to int8 directly, or through relu / relu6 / hardtanh / clamp with no quantize between (the
 quantizer fuses them), the whole becomes one cortex_m.quantized_linear: the int8 weight and int32 bias constants
 as they are, the weights' row sums (CMSIS-NN's MVE fully-connected wants them, without the bias), one multiplier
@@ -30,6 +30,7 @@ from etarm.tosa_ir.quant_params import QuantParams, is_dequantize, is_fused_acti
 _ADDMM = "aten.addmm.default"
 _MM = "aten.mm.default"
 _PERMUTE = "aten.permute_copy.default"
+_VIEW = "aten.view_copy.default"
 _INT8 = (torch.int8, -128, 127)
 
 
@@ -110,6 +111,14 @@ class QuantizedLinearAsCmsisNn(ProgramPass):
             dq_bias, dq_x, weight_t = matmul.args[:3]
         else:
             dq_bias, (dq_x, weight_t) = None, matmul.args[:2]
+        # A linear on a rank-3+ input: its leading dims flattened before the matmul and restored after it.
+        # The kernel takes any rank, so both views go.
+        flatten = None
+        if isinstance(dq_x, torch.fx.Node) and op_name(dq_x.target) == _VIEW and is_dequantize(dq_x.args[0]):
+            shape = list(dq_x.args[0].meta["val"].shape)
+            if len(dq_x.args[1]) != 2 or dq_x.args[1][-1] != shape[-1]:
+                raise _NotLowered("its input is reshaped beyond flattening the leading dims")
+            flatten, dq_x = shape, dq_x.args[0]
         if not is_dequantize(dq_x) or not _int8_activation(qparams_of(dq_x)):
             raise _NotLowered("its input is not a dequantized int8 tensor with per-tensor parameters")
         if not (
@@ -128,7 +137,14 @@ class QuantizedLinearAsCmsisNn(ProgramPass):
             raise _NotLowered("its weight is not symmetric (zero point 0)")
 
         # The result quantized directly, or through one fused activation.
-        users = list(matmul.users)
+        result = matmul
+        if flatten is not None:
+            unflatten = list(matmul.users)
+            want = [*flatten[:-1], weight.shape[0]]
+            if len(unflatten) != 1 or op_name(unflatten[0].target) != _VIEW or list(unflatten[0].args[1]) != want:
+                raise _NotLowered("its flattened result is not reshaped back to the input's leading dims")
+            result = unflatten[0]
+        users = list(result.users)
         activation = None
         if len(users) == 1 and is_fused_activation(users[0]):
             activation = users[0]
@@ -187,10 +203,9 @@ class QuantizedLinearAsCmsisNn(ProgramPass):
         node.meta = dict(quantize.meta)  # its value: int8 at the linear's output shape
         quantize.replace_all_uses_with(node)
         graph.erase_node(quantize)
-        if activation is not None:
-            graph.erase_node(activation)
-        if not matmul.users:
-            graph.erase_node(matmul)
+        for done in dict.fromkeys((activation, result, matmul)):
+            if done is not None and not done.users:
+                graph.erase_node(done)
 
 
 def _constant_names(program: ExportedProgram) -> set[str]:
