@@ -6,9 +6,11 @@
 // (arm_convolve_1x1_s8_fast).
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 #include "kernels/testing/harness.h"
+#include "third_party/cmsis_nn/code_path.h"
 
 namespace {
 
@@ -177,6 +179,24 @@ TEST(QuantizedLinear, RoundsHalfUp) {
   ASSERT_EQ(call(input, l, out), Error::Ok);
   want.set<int8_t>({1, 0, 2, -1});
   EXPECT_TENSOR_EQ(out, want);
+}
+
+TEST(QuantizedLinear, OnlyTheMvePathReadsTheKernelSums) {
+  // The precomputed row sums feed arm_fully_connected_s8's MVE path (input offset * row sum, bias added
+  // separately); the DSP and plain C paths compute the offset term themselves. Wrong sums must change the
+  // MVE result and nothing else: proof that the kernel hands them over and that their format is the one
+  // this CMSIS-NN expects (the exact result with the right sums is checked above on every path).
+  Linear l(6, 19, {0.002}, true, 22, 40, 0);
+  TestTensor input(ScalarType::Char, {2, 19}), right(ScalarType::Char, {2, 6}), wrong(ScalarType::Char, {2, 6});
+  fill_uniform(input, 23, -128, 127);
+  ASSERT_EQ(call(input, l, right), Error::Ok);
+  for (int32_t row = 0; row < l.n; ++row) {
+    l.kernel_sum.data<int32_t>()[row] += 1000;  // 40 * 1000 * 0.002 = 80 output steps
+  }
+  ASSERT_EQ(call(input, l, wrong), Error::Ok);
+  const bool mve = std::strcmp(etarm_cmsis_nn_code_path(), "MVE") == 0;
+  const bool same = std::memcmp(right.data<int8_t>(), wrong.data<int8_t>(), right.numel()) == 0;
+  EXPECT_TRUE(mve ? !same : same);
 }
 
 TEST(QuantizedLinear, EmptyBatch) {
