@@ -66,8 +66,19 @@ def _embed_model_impl(ctx):
         ctx.actions.symlink(output = blob, target_file = src)
         files.append(blob)
         asm_text += _BLOB_ASM.format(symbol = symbol, symbol_size = symbol_size, blob = blob.path)
+    # The compile's dependency file does not name what .incbin reads, so Bazel would keep an
+    # old object when only a blob changes: the assembly file carries the blobs' digests.
+    template = ctx.actions.declare_file(ctx.label.name + ".S.in")
+    ctx.actions.write(template, asm_text)
     asm = ctx.actions.declare_file(ctx.label.name + ".S")
-    ctx.actions.write(asm, asm_text)
+    ctx.actions.run_shell(
+        inputs = [template] + files,
+        outputs = [asm],
+        command = '{ cat "$1"; shift; sha256sum "$@" | sed "s#^#/* #; s#\\$# */#"; } > "%s"' % asm.path,
+        arguments = [template.path] + [f.path for f in files],
+        mnemonic = "EmbedModel",
+        progress_message = "Embedding %{label}'s model",
+    )
     return [DefaultInfo(files = depset([asm] + files))]
 
 _embed_model = rule(
