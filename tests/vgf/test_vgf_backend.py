@@ -63,14 +63,20 @@ def test_the_vgf_reads_back_as_the_partition(tmp_path):
     result = _compile(tmp_path, quantize=True)
     (partition,) = result.report["partitions"]
     contents = read_vgf((tmp_path / "partition_0.vgf").read_bytes())
-    assert [(t.dtype, t.shape) for t in contents.inputs] == [("int8", (3, 8)), ("int32", (2, 3))]
-    assert [(t.dtype, t.shape) for t in contents.outputs] == [("int8", (3, 4)), ("int32", (2, 3))]
+    assert sorted((t.dtype, t.shape) for t in contents.inputs) == [("int32", (2, 3)), ("int8", (3, 8))]
+    assert sorted((t.dtype, t.shape) for t in contents.outputs) == [("int32", (2, 3)), ("int8", (3, 4))]
     assert io_mismatches(contents, partition["inputs"], partition["outputs"]) == []
-    wrong = [dict(partition["inputs"][0], dtype="int16"), dict(partition["inputs"][1], shape=[3, 2])]
-    assert io_mismatches(contents, wrong, partition["outputs"][:1]) == [
-        f"input 0 ('{wrong[0]['name']}') is int16 [3, 8] in the partition but int8 [3, 8] in the VGF",
-        f"input 1 ('{wrong[1]['name']}') is int64 [3, 2] in the partition but int32 [2, 3] in the VGF",
-        "2 outputs in the VGF, 1 in the partition",
+    # The quantized input with another dtype, the int64 ids with another shape.
+    dtypes = [e["dtype"] for e in partition["inputs"]]
+    q, ids = dtypes.index("int8"), dtypes.index("int64")
+    wrong = list(partition["inputs"])
+    wrong[q], wrong[ids] = dict(wrong[q], dtype="int16"), dict(wrong[ids], shape=[3, 2])
+    reasons = {
+        q: f"input {q} ('{wrong[q]['name']}') is int16 [3, 8] in the partition but int8 [3, 8] in the VGF",
+        ids: f"input {ids} ('{wrong[ids]['name']}') is int64 [3, 2] in the partition but int32 [2, 3] in the VGF",
+    }
+    assert io_mismatches(contents, wrong, partition["outputs"][:1]) == [reasons[i] for i in sorted(reasons)] + [
+        "2 outputs in the VGF, 1 in the partition"
     ]
 
 
