@@ -126,9 +126,18 @@ def delegated_ops(report: dict) -> set[str]:
     return {op for p in report["partitions"] for op in p["aten_ops"]}
 
 
+def _int64_input_cast(entry: dict) -> bool:
+    """The int32 cast of an int64 model input (ids) that Ethos-U partitions cannot read:
+    like an input's quantize, it is the program's boundary, not part of an operator."""
+    return entry["op"] == "dim_order_ops._to_dim_order_copy.default" and "an input is int64" in entry["reason"]
+
+
 def cpu_entries(report: dict, target: str) -> list[dict]:
-    """The nodes left on CPU, but for the quantize/dequantize nodes of a quantized flow."""
-    return [entry for entry in report["cpu_ops"] if VGF_PROFILES.get(target, target) == FP or entry["op"] not in QDQ]
+    """The nodes left on CPU, but for the quantize/dequantize nodes of a quantized flow and
+    the casts of int64 inputs for Ethos-U."""
+    if VGF_PROFILES.get(target, target) == FP:
+        return list(report["cpu_ops"])
+    return [entry for entry in report["cpu_ops"] if entry["op"] not in QDQ and not _int64_input_cast(entry)]
 
 
 def observed(report: dict, sample: OpSample, op: str, target: str) -> str:
