@@ -13,7 +13,7 @@ from torch.export import ExportedProgram
 
 from etarm.cortex_m.compile_spec import CortexMCompileSpec
 from etarm.cortex_m.ops import NAMESPACE
-from etarm.cortex_m.passes.quantized_add_as_cmsis_nn import REASON
+from etarm.cortex_m.passes.matching import REASON
 from etarm.op_names import op_name
 from etarm.tosa_ir.quant_params import is_qdq
 

@@ -6,20 +6,15 @@ import torch
 from executorch.exir.dialects._ops import ops as exir_ops
 from torch.export import ExportedProgram
 
-from etarm.cortex_m import ops
+from etarm.cortex_m.ops.quantized_add import ADD_LEFT_SHIFT
+from etarm.cortex_m.passes.matching import REASON, int8_per_tensor
 from etarm.cortex_m.requantize import multiplier_and_shift
 from etarm.errors import EtarmError
 from etarm.op_names import op_name
 from etarm.passes.base import ProgramPass
 from etarm.tosa_ir.quant_params import QuantParams, is_dequantize, is_quantize, qparams_of
 
-# Why a node stays on a portable kernel, for the report (CortexMPartitioner reads it).
-REASON = "cortex_m_reason"
 _ADDS = ("aten.add.Tensor",)
-
-
-def _int8_per_tensor(params: QuantParams) -> bool:
-    return not params.per_channel and params.dtype == torch.int8 and (params.qmin, params.qmax) == (-128, 127)
 
 
 def _why_not(add: torch.fx.Node) -> str | None:
@@ -32,7 +27,7 @@ def _why_not(add: torch.fx.Node) -> str | None:
     users = list(add.users)
     if len(users) != 1 or not is_quantize(users[0]):
         return "its result is not quantized directly (float consumer or fused activation)"
-    if not all(_int8_per_tensor(qparams_of(n)) for n in (*operands, users[0])):
+    if not all(int8_per_tensor(qparams_of(n)) for n in (*operands, users[0])):
         return "not int8 with per-tensor parameters over [-128, 127]"
     return None
 
@@ -67,7 +62,7 @@ class QuantizedAddAsCmsisNn(ProgramPass):
         # As the TOSA lowering of a quantized add: both operands on a common int32 scale of
         # 2 * max(scale) / 2**20, their sum rescaled into the output.
         twice_max = 2 * max(a.scale, b.scale)
-        unit = twice_max / (1 << ops.ADD_LEFT_SHIFT)
+        unit = twice_max / (1 << ADD_LEFT_SHIFT)
         try:
             args = [
                 dq_a.args[0], *_requantize_args(a, a.scale / twice_max),

@@ -19,63 +19,25 @@ from executorch.exir.dialects._ops import ops as exir_ops
 from torch.export import ExportedProgram
 from torch.export.graph_signature import InputKind
 
-from etarm.cortex_m.passes.quantized_add_as_cmsis_nn import REASON
+from etarm.cortex_m.passes.matching import (
+    REASON,
+    NotLowered,
+    activation_range,
+    constant,
+    constant_names,
+    int8_per_tensor,
+)
 from etarm.cortex_m.requantize import multiplier_and_shift
 from etarm.errors import EtarmError
 from etarm.op_names import op_name
 from etarm.passes.base import ProgramPass
 from etarm.passes.fold_quantize_nodes import constant_reader
-from etarm.tosa_ir.quant_params import QuantParams, is_dequantize, is_fused_activation, is_quantize, qparams_of
+from etarm.tosa_ir.quant_params import is_dequantize, is_fused_activation, is_quantize, qparams_of
 
 _ADDMM = "aten.addmm.default"
 _MM = "aten.mm.default"
 _PERMUTE = "aten.permute_copy.default"
 _VIEW = "aten.view_copy.default"
-_INT8 = (torch.int8, -128, 127)
-
-
-class _NotLowered(Exception):
-    """Why a matmul stays on the portable kernels (its message goes into the report)."""
-
-
-def _int8_activation(params: QuantParams) -> bool:
-    return not params.per_channel and (params.dtype, params.qmin, params.qmax) == _INT8
-
-
-def _activation_range(activation: torch.fx.Node | None, out: QuantParams) -> tuple[int, int]:
-    """The fused activation's bounds in output steps (int8 saturation when there is none)."""
-    if activation is None:
-        return -128, 127
-    name = op_name(activation.target)
-    if name.startswith("aten.relu6"):
-        low, high = 0.0, 6.0
-    elif name.startswith("aten.relu"):
-        low, high = 0.0, None
-    elif name.startswith("aten.hardtanh"):
-        low = activation.args[1] if len(activation.args) > 1 else activation.kwargs.get("min_val", -1.0)
-        high = activation.args[2] if len(activation.args) > 2 else activation.kwargs.get("max_val", 1.0)
-    else:  # clamp
-        low = activation.args[1] if len(activation.args) > 1 else activation.kwargs.get("min")
-        high = activation.args[2] if len(activation.args) > 2 else activation.kwargs.get("max")
-    if any(isinstance(b, torch.fx.Node) for b in (low, high)):
-        raise _NotLowered("its activation's bounds are tensors")
-
-    def step(bound, default: int) -> int:
-        if bound is None:
-            return default
-        return int(out.quantize(torch.tensor([float(bound)]))[0])
-
-    low_q, high_q = step(low, -128), step(high, 127)
-    if low_q > high_q:
-        raise _NotLowered("its activation's range is empty")
-    return low_q, high_q
-
-
-def _constant(node, read, what: str) -> torch.Tensor:
-    value = read(node) if isinstance(node, torch.fx.Node) and node.op == "placeholder" else None
-    if value is None:
-        raise _NotLowered(f"its {what} is not a constant")
-    return value
 
 
 class QuantizedLinearAsCmsisNn(ProgramPass):
@@ -89,15 +51,15 @@ class QuantizedLinearAsCmsisNn(ProgramPass):
         for matmul in matmuls:
             try:
                 if program is None:
-                    raise _NotLowered("its weights are not readable without the program")
+                    raise NotLowered("its weights are not readable without the program")
                 self._replace(program, graph, matmul)
                 changed = True
-            except _NotLowered as why:
+            except NotLowered as why:
                 matmul.meta[REASON] = str(why)
         if changed:
             graph.eliminate_dead_code()
             for node in [n for n in graph.nodes if n.op == "placeholder" and not n.users]:
-                if node.name in _constant_names(program):
+                if node.name in constant_names(program):
                     delete_constant_placeholder(program, node)
         return changed
 
@@ -107,7 +69,7 @@ class QuantizedLinearAsCmsisNn(ProgramPass):
         name = op_name(matmul.target)
         if name == _ADDMM:
             if matmul.kwargs.get("beta", 1) != 1 or matmul.kwargs.get("alpha", 1) != 1:
-                raise _NotLowered("addmm with alpha or beta != 1 has no cortex_m kernel")
+                raise NotLowered("addmm with alpha or beta != 1 has no cortex_m kernel")
             dq_bias, dq_x, weight_t = matmul.args[:3]
         else:
             dq_bias, (dq_x, weight_t) = None, matmul.args[:2]
@@ -117,24 +79,24 @@ class QuantizedLinearAsCmsisNn(ProgramPass):
         if isinstance(dq_x, torch.fx.Node) and op_name(dq_x.target) == _VIEW and is_dequantize(dq_x.args[0]):
             shape = list(dq_x.args[0].meta["val"].shape)
             if len(dq_x.args[1]) != 2 or dq_x.args[1][-1] != shape[-1]:
-                raise _NotLowered("its input is reshaped beyond flattening the leading dims")
+                raise NotLowered("its input is reshaped beyond flattening the leading dims")
             flatten, dq_x = shape, dq_x.args[0]
-        if not is_dequantize(dq_x) or not _int8_activation(qparams_of(dq_x)):
-            raise _NotLowered("its input is not a dequantized int8 tensor with per-tensor parameters")
+        if not is_dequantize(dq_x) or not int8_per_tensor(qparams_of(dq_x)):
+            raise NotLowered("its input is not a dequantized int8 tensor with per-tensor parameters")
         if not (
             isinstance(weight_t, torch.fx.Node)
             and op_name(weight_t.target) == _PERMUTE
             and list(weight_t.args[1]) == [1, 0]
             and is_dequantize(weight_t.args[0])
         ):
-            raise _NotLowered("its weight is not a transposed dequantized constant (an nn.Linear weight)")
+            raise NotLowered("its weight is not a transposed dequantized constant (an nn.Linear weight)")
         dq_weight = weight_t.args[0]
         w = qparams_of(dq_weight, read)
-        weight = _constant(dq_weight.args[0], read, "weight")
+        weight = constant(dq_weight.args[0], read, "weight")
         if weight.dtype != torch.int8 or weight.dim() != 2 or (w.per_channel and w.axis != 0):
-            raise _NotLowered("its weight is not int8 [out, in], per tensor or per output channel")
+            raise NotLowered("its weight is not int8 [out, in], per tensor or per output channel")
         if any(int(z) != 0 for z in w.zero_points):
-            raise _NotLowered("its weight is not symmetric (zero point 0)")
+            raise NotLowered("its weight is not symmetric (zero point 0)")
 
         # The result quantized directly, or through one fused activation.
         result = matmul
@@ -142,7 +104,7 @@ class QuantizedLinearAsCmsisNn(ProgramPass):
             unflatten = list(matmul.users)
             want = [*flatten[:-1], weight.shape[0]]
             if len(unflatten) != 1 or op_name(unflatten[0].target) != _VIEW or list(unflatten[0].args[1]) != want:
-                raise _NotLowered("its flattened result is not reshaped back to the input's leading dims")
+                raise NotLowered("its flattened result is not reshaped back to the input's leading dims")
             result = unflatten[0]
         users = list(result.users)
         activation = None
@@ -150,12 +112,14 @@ class QuantizedLinearAsCmsisNn(ProgramPass):
             activation = users[0]
             users = list(activation.users)
         if len(users) != 1 or not is_quantize(users[0]):
-            raise _NotLowered("its result is not quantized directly (a float consumer, or a quantize after the activation)")
+            raise NotLowered(
+                "its result is not quantized directly (a float consumer, or a quantize after the activation)"
+            )
         quantize = users[0]
         out = qparams_of(quantize)
-        if not _int8_activation(out):
-            raise _NotLowered("its output is not int8 with per-tensor parameters over [-128, 127]")
-        act_min, act_max = _activation_range(activation, out)
+        if not int8_per_tensor(out):
+            raise NotLowered("its output is not int8 with per-tensor parameters over [-128, 127]")
+        act_min, act_max = activation_range(activation, out)
 
         x = qparams_of(dq_x)
         out_features = weight.shape[0]
@@ -164,11 +128,11 @@ class QuantizedLinearAsCmsisNn(ProgramPass):
         bias = None
         if dq_bias is not None:
             if not is_dequantize(dq_bias):
-                raise _NotLowered("its bias is not a dequantized int32 constant")
+                raise NotLowered("its bias is not a dequantized int32 constant")
             b = qparams_of(dq_bias, read)
-            bias = _constant(dq_bias.args[0], read, "bias")
+            bias = constant(dq_bias.args[0], read, "bias")
             if bias.dtype != torch.int32 or bias.shape != (out_features,):
-                raise _NotLowered("its bias is not int32 [out]")
+                raise NotLowered("its bias is not int32 [out]")
             bias_scales = [float(s) for s in b.scales]
             if len(bias_scales) == 1:
                 bias_scales *= len(accumulator_scales)
@@ -177,11 +141,11 @@ class QuantizedLinearAsCmsisNn(ProgramPass):
             if any(int(z) != 0 for z in b.zero_points) or not all(
                 math.isclose(bs, acc, rel_tol=1e-5) for bs, acc in zip(bias_scales, accumulator_scales)
             ):
-                raise _NotLowered("its bias is not quantized at input scale * weight scale with zero point 0")
+                raise NotLowered("its bias is not quantized at input scale * weight scale with zero point 0")
         try:
             params = [multiplier_and_shift(s / out.scale) for s in accumulator_scales]
         except EtarmError as error:
-            raise _NotLowered(str(error)) from error
+            raise NotLowered(str(error)) from error
 
         kernel_sum = weight.to(torch.int32).sum(dim=1, dtype=torch.int32)
         first_input = next(n for n in graph.nodes if n.op == "placeholder")
@@ -206,12 +170,3 @@ class QuantizedLinearAsCmsisNn(ProgramPass):
         for done in dict.fromkeys((activation, result, matmul)):
             if done is not None and not done.users:
                 graph.erase_node(done)
-
-
-def _constant_names(program: ExportedProgram) -> set[str]:
-    signature = program.graph_signature
-    return {
-        *signature.inputs_to_parameters,
-        *signature.inputs_to_buffers,
-        *signature.inputs_to_lifted_tensor_constants,
-    }

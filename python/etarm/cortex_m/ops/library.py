@@ -1,0 +1,46 @@
+"""The ``cortex_m`` operator library and how each op file registers itself in it.
+
+Each op has a functional form (what the passes insert), an out variant (what ExecuTorch's
+to_executorch turns it into and what the .pte names: ``cortex_m::quantized_add.out``), an
+eager implementation (the integer semantics the C++ kernel must match bit for bit, so a
+program with these ops still runs in Python) and a fake kernel (shapes and dtypes for export).
+
+Convention: a quantized operand is followed by its zero point, multiplier and shift; the
+multiplier and shift encode a real scale as ``multiplier * 2**(shift - 31)`` (CMSIS-NN's
+convention), computed ahead of time (requantize.py). Values round once, half up (TOSA
+RESCALE's SINGLE_ROUND).
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import torch
+from torch.library import Library
+
+NAMESPACE = "cortex_m"
+LIBRARY = Library(NAMESPACE, "DEF")
+
+
+def define(name: str, arguments: str, compute: Callable, fake: Callable) -> None:
+    """Defines ``cortex_m::name(arguments) -> Tensor`` and its ``.out`` variant: ``compute`` is the
+    eager integer semantics, ``fake`` gives the result's shape and dtype without computing it."""
+    LIBRARY.define(f"{name}({arguments}) -> Tensor")
+    LIBRARY.define(f"{name}.out({arguments}, *, Tensor(a!) out) -> Tensor(a!)")
+
+    def compute_out(*args, out):
+        result = compute(*args)
+        out.resize_(result.shape)
+        return out.copy_(result)
+
+    LIBRARY.impl(name, compute, "CompositeExplicitAutograd")
+    LIBRARY.impl(f"{name}.out", compute_out, "CompositeExplicitAutograd")
+    torch.library.register_fake(f"{NAMESPACE}::{name}", fake, lib=LIBRARY)
+
+
+def rescale(values: torch.Tensor, multiplier, shift) -> torch.Tensor:
+    """int64 ``values * multiplier * 2**(shift - 31)``, rounded half up (one rounding); multiplier
+    and shift are ints or int tensors broadcasting against ``values`` (per channel)."""
+    right = 31 - torch.as_tensor(shift, dtype=torch.int64)
+    half = torch.ones_like(right) << (right - 1)
+    return (values.to(torch.int64) * torch.as_tensor(multiplier, dtype=torch.int64) + half) >> right

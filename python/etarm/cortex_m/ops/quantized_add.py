@@ -1,0 +1,34 @@
+"""cortex_m::quantized_add: int8 + int8 -> int8 (arm_elementwise_add_s8), shapes broadcast.
+
+Both operands, centred and shifted left by ADD_LEFT_SHIFT, are rescaled to a common int32
+scale; their sum is rescaled into the output (TOSA's ADD between two RESCALEs).
+"""
+
+from __future__ import annotations
+
+import torch
+
+from etarm.cortex_m.ops.library import define, rescale
+
+# kernels/cortex_m uses the same constant: cortex_m_util.h kAddLeftShift.
+ADD_LEFT_SHIFT = 20
+
+ARGUMENTS = (
+    "Tensor self, int self_zero_point, int self_multiplier, int self_shift, "
+    "Tensor other, int other_zero_point, int other_multiplier, int other_shift, "
+    "int output_zero_point, int output_multiplier, int output_shift"
+)
+
+
+def quantized_add(a, a_zp, a_mult, a_shift, b, b_zp, b_mult, b_shift, out_zp, out_mult, out_shift):
+    centred_a = (a.to(torch.int64) - a_zp) << ADD_LEFT_SHIFT
+    centred_b = (b.to(torch.int64) - b_zp) << ADD_LEFT_SHIFT
+    total = rescale(centred_a, a_mult, a_shift) + rescale(centred_b, b_mult, b_shift)
+    return (rescale(total, out_mult, out_shift) + out_zp).clamp(-128, 127).to(torch.int8)
+
+
+def _fake(a, a_zp, a_mult, a_shift, b, b_zp, b_mult, b_shift, out_zp, out_mult, out_shift):
+    return torch.empty(torch.broadcast_shapes(a.shape, b.shape), dtype=torch.int8, device=a.device)
+
+
+define("quantized_add", ARGUMENTS, quantized_add, _fake)

@@ -1,0 +1,34 @@
+"""cortex_m::quantized_linear: int8 input [..., K] times a symmetric int8 weight [N, K] -> int8 [..., N]
+(arm_fully_connected_s8 per tensor, arm_convolve_1x1_s8_fast per channel).
+
+Arguments: the optional int32 bias [N] at scale input_scale * weight_scale[n], the int32
+kernel_sum [N] (the weights' row sums, which CMSIS-NN's MVE fully-connected reads; computed
+ahead of time), int32 multipliers/shifts of length 1 (per-tensor weights) or N (per channel),
+the output zero point and the fused activation's clamp range in output steps.
+"""
+
+from __future__ import annotations
+
+import torch
+
+from etarm.cortex_m.ops.library import define, rescale
+
+ARGUMENTS = (
+    "Tensor input, int input_zero_point, Tensor weight, Tensor? bias, Tensor kernel_sum, "
+    "Tensor multipliers, Tensor shifts, int output_zero_point, int activation_min, int activation_max"
+)
+
+
+def quantized_linear(x, x_zp, weight, bias, kernel_sum, multipliers, shifts, out_zp, act_min, act_max):
+    acc = (x.to(torch.int64) - x_zp) @ weight.to(torch.int64).T
+    if bias is not None:
+        acc = acc + bias.to(torch.int64)
+    # Per output channel: 31 - shift is at most 62, so int64 holds the product.
+    return (rescale(acc, multipliers, shifts) + out_zp).clamp(act_min, act_max).to(torch.int8)
+
+
+def _fake(x, x_zp, weight, bias, kernel_sum, multipliers, shifts, out_zp, act_min, act_max):
+    return torch.empty((*x.shape[:-1], weight.shape[0]), dtype=torch.int8, device=x.device)
+
+
+define("quantized_linear", ARGUMENTS, quantized_linear, _fake)

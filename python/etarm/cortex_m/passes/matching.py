@@ -1,0 +1,68 @@
+"""What the Cortex-M passes share when they match a quantized pattern: the reason a node keeps
+its portable kernel (for the report), int8 checks, fused activations as clamp ranges, constants."""
+
+from __future__ import annotations
+
+import torch
+from torch.export import ExportedProgram
+
+from etarm.op_names import op_name
+from etarm.tosa_ir.quant_params import QuantParams
+
+# node.meta key: why a node stays on a portable kernel (CortexMPartitioner reports it).
+REASON = "cortex_m_reason"
+INT8 = (torch.int8, -128, 127)
+
+
+class NotLowered(Exception):
+    """Why a pattern stays on the portable kernels (its message goes into the report)."""
+
+
+def int8_per_tensor(params: QuantParams) -> bool:
+    return not params.per_channel and (params.dtype, params.qmin, params.qmax) == INT8
+
+
+def activation_range(activation: torch.fx.Node | None, out: QuantParams) -> tuple[int, int]:
+    """A fused relu / relu6 / hardtanh / clamp as bounds in output steps (int8 saturation without one)."""
+    if activation is None:
+        return -128, 127
+    name = op_name(activation.target)
+    if name.startswith("aten.relu6"):
+        low, high = 0.0, 6.0
+    elif name.startswith("aten.relu"):
+        low, high = 0.0, None
+    elif name.startswith("aten.hardtanh"):
+        low = activation.args[1] if len(activation.args) > 1 else activation.kwargs.get("min_val", -1.0)
+        high = activation.args[2] if len(activation.args) > 2 else activation.kwargs.get("max_val", 1.0)
+    else:  # clamp
+        low = activation.args[1] if len(activation.args) > 1 else activation.kwargs.get("min")
+        high = activation.args[2] if len(activation.args) > 2 else activation.kwargs.get("max")
+    if any(isinstance(b, torch.fx.Node) for b in (low, high)):
+        raise NotLowered("its activation's bounds are tensors")
+
+    def step(bound, default: int) -> int:
+        if bound is None:
+            return default
+        return int(out.quantize(torch.tensor([float(bound)]))[0])
+
+    low_q, high_q = step(low, -128), step(high, 127)
+    if low_q > high_q:
+        raise NotLowered("its activation's range is empty")
+    return low_q, high_q
+
+
+def constant(node, read, what: str) -> torch.Tensor:
+    """The value of a constant placeholder (``read``: fold_quantize_nodes.constant_reader)."""
+    value = read(node) if isinstance(node, torch.fx.Node) and node.op == "placeholder" else None
+    if value is None:
+        raise NotLowered(f"its {what} is not a constant")
+    return value
+
+
+def constant_names(program: ExportedProgram) -> set[str]:
+    signature = program.graph_signature
+    return {
+        *signature.inputs_to_parameters,
+        *signature.inputs_to_buffers,
+        *signature.inputs_to_lifted_tensor_constants,
+    }
