@@ -72,9 +72,33 @@ def _input_entry(value):
     return {"constant": value if value is None or isinstance(value, (bool, int, float, str)) else repr(value)}
 
 
+_QUANTIZE = "quantized_decomposed.quantize_per_tensor.default"
+_CASTS = ("dim_order_ops._to_dim_order_copy.default", "aten._to_copy.default")
+
+
+def _input_conversion(node: torch.fx.Node) -> bool:
+    """A CPU op that only changes how a program input is represented on its way into a
+    partition: its quantize (the quantized flow's boundary) or the int32 cast of int64 ids."""
+    if node.op != "call_function" or not isinstance(node.args[0], torch.fx.Node):
+        return False
+    name = op_name(node.target)
+    if name == _QUANTIZE:
+        return True
+    dtypes = [n.meta["val"].dtype if "val" in n.meta else None for n in (node.args[0], node)]
+    return name in _CASTS and dtypes == [torch.int64, torch.int32]
+
+
+def _input_source(argument: torch.fx.Node) -> torch.fx.Node:
+    """The node a delegate argument carries, seen through its input conversions on CPU."""
+    while _input_conversion(argument):
+        argument = argument.args[0]
+    return argument
+
+
 def _partitions(edge_program) -> list[dict]:
     """Each delegate call's partition; ``inputs_from`` gives, per partition input, the index
-    of the program's user input it reads (None when a CPU op produces it)."""
+    of the program's user input it reads, directly or through that input's quantize or int32
+    cast on CPU (None when another CPU op produces it)."""
     user_inputs = [spec.arg.name for spec in edge_program.graph_signature.input_specs if spec.kind.name == "USER_INPUT"]
     partitions = []
     for _name, lowered, call in get_lowered_submodules(edge_program.graph_module):
@@ -89,7 +113,8 @@ def _partitions(edge_program) -> list[dict]:
         info = dict(lowered.meta.get("_delegate_info_meta") or {})
         for in_debug_map in ("tosa_op_origins", "npu_operations"):
             info.pop(in_debug_map, None)
-        inputs_from = [user_inputs.index(a.name) if a.name in user_inputs else None for a in call.args[1:]]
+        sources = [_input_source(a).name for a in call.args[1:]]
+        inputs_from = [user_inputs.index(name) if name in user_inputs else None for name in sources]
         partitions.append(
             {
                 "backend": lowered.backend_id,

@@ -58,26 +58,6 @@ def inner_cpu_ops(report: dict) -> list[dict]:
     return [op for op in report["cpu_ops"] if op["reason"] not in boundary]
 
 
-def _in_partition_order(tensors: list[torch.Tensor], entries: list[dict]) -> list[torch.Tensor]:
-    """The module's input tensors in the order the partition reads them: quantized inputs are
-    float tensors, integer data (ids) enters as it is, and a partition may read them in
-    another order than the module's (int64 ids through their int32 cast); each entry takes the
-    first unused tensor of its shape and kind."""
-    unused = list(tensors)
-    ordered = []
-    for entry in entries:
-        quantized = "scale" in entry
-        match = next(
-            (t for t in unused if list(t.shape) == entry["shape"] and t.is_floating_point() == quantized),
-            unused[0] if unused else None,
-        )
-        if match is None:
-            break
-        unused = [t for t in unused if t is not match]
-        ordered.append(match)
-    return ordered
-
-
 def lower_and_run_quantized(
     module: torch.nn.Module, inputs: tuple, target: str = "TOSA-1.0+INT", calibration_data=None, quantizer=None
 ) -> QuantizedRun:
@@ -92,9 +72,10 @@ def lower_and_run_quantized(
     partition = report["partitions"][0]
     (payload,) = delegate_payloads(result.pte)
     tensors = [t for t in inputs if isinstance(t, torch.Tensor)]
-    assert len(tensors) == len(partition["inputs"]), "partition inputs differ from the module inputs"
+    assert None not in partition["inputs_from"], "a partition input is not a module input (or its quantize)"
     input_qparams, arrays = [], []
-    for tensor, entry in zip(_in_partition_order(tensors, partition["inputs"]), partition["inputs"]):
+    for source, entry in zip(partition["inputs_from"], partition["inputs"]):
+        tensor = tensors[source]
         assert list(tensor.shape) == entry["shape"], f"input shape {list(tensor.shape)} != partition {entry['shape']}"
         if "scale" not in entry:  # integer data (e.g. int64 ids) enters unquantized
             arrays.append(reference_input(tensor))
