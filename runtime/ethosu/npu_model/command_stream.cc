@@ -23,7 +23,7 @@ uint32_t read_u32(const uint8_t* p) {
 }
 
 const char* Command::name() const {
-  const char* n = is_long ? cmd1_name(opcode) : cmd0_name(opcode);
+  const char* n = command_name(set, is_long, opcode);
   return n != nullptr ? n : "unknown command";
 }
 
@@ -33,6 +33,7 @@ Status CommandReader::next(Command* command) {
   }
   const uint32_t word = read_u32(data_ + pos_);
   Command c{};
+  c.set = set_;
   c.offset = pos_;
   c.opcode = static_cast<uint16_t>(word & kOpcodeMask);
   c.param = static_cast<uint16_t>(word >> 16);
@@ -46,7 +47,7 @@ Status CommandReader::next(Command* command) {
                          static_cast<unsigned>(word), pos_);
   }
   c.is_long = form == kFormLong;
-  if ((c.is_long ? cmd1_name(c.opcode) : cmd0_name(c.opcode)) == nullptr) {
+  if (command_name(set_, c.is_long, c.opcode) == nullptr) {
     return Status::error(Fault::kMalformedStream, "unknown %s opcode 0x%03x at byte %zu", c.is_long ? "cmd1" : "cmd0",
                          c.opcode, pos_);
   }

@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "runtime/ethosu/npu_model/isa.h"
 #include "runtime/ethosu/npu_model/status.h"
 
 namespace etarm {
@@ -18,6 +19,7 @@ namespace npu_model {
 
 // One command word (or pair of words) of the stream.
 struct Command {
+  CommandSet set;    // the command set it was read with
   size_t offset;     // byte offset of its first word in the driver payload
   bool is_long;      // cmd1: a payload word follows
   uint16_t opcode;   // bits 0..9
@@ -35,7 +37,8 @@ struct Command {
 // Reads the commands of one command-stream action: words [begin, end) of `data`.
 class CommandReader {
  public:
-  CommandReader(const uint8_t* data, size_t begin, size_t end) : data_(data), pos_(begin), end_(end) {}
+  CommandReader(const uint8_t* data, size_t begin, size_t end, CommandSet set = CommandSet::kEthosU55)
+      : data_(data), pos_(begin), end_(end), set_(set) {}
 
   bool done() const {
     return pos_ >= end_;
@@ -48,6 +51,7 @@ class CommandReader {
   const uint8_t* data_;
   size_t pos_;
   size_t end_;
+  CommandSet set_;
 };
 
 // What the driver payload's header says.

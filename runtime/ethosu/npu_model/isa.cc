@@ -2,6 +2,8 @@
 
 #include <cstddef>
 
+#include "runtime/ethosu/npu_model/isa_u85.h"
+
 namespace etarm {
 namespace ethosu {
 namespace npu_model {
@@ -133,6 +135,13 @@ const char* cmd0_name(uint16_t opcode) {
 
 const char* cmd1_name(uint16_t opcode) {
   return find(kCmd1Names, opcode);
+}
+
+const char* command_name(CommandSet set, bool is_long, uint16_t opcode) {
+  if (set == CommandSet::kEthosU85) {
+    return is_long ? u85::cmd1_name(opcode) : u85::cmd0_name(opcode);
+  }
+  return is_long ? cmd1_name(opcode) : cmd0_name(opcode);
 }
 
 }  // namespace npu_model

@@ -136,6 +136,12 @@ constexpr uint32_t kNumOpcodes = 0x400;
 const char* cmd0_name(uint16_t opcode);
 const char* cmd1_name(uint16_t opcode);
 
+// The command sets: U55 and U65 share this one, U85 has its own (isa_u85.h) in the same
+// word format.
+enum class CommandSet : uint8_t { kEthosU55, kEthosU85 };
+// A command's name in `set`, or nullptr for an opcode that set does not define.
+const char* command_name(CommandSet set, bool is_long, uint16_t opcode);
+
 // Field values of the enumerated registers.
 enum class Precision : uint8_t { k8 = 0, k16 = 1, k32 = 2, k64 = 3 };
 enum class Layout : uint8_t { kNhwc = 0, kNhcwb16 = 1 };

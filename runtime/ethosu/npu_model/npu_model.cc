@@ -83,7 +83,9 @@ Status NpuModel::run(const uint8_t* payload, size_t size, const Region* regions,
   std::memset(shram_, 0, sizeof(shram_));
   const Memory memory(regions, num_regions, shram_, accelerator_->shram_bytes());
 
-  CommandReader reader(payload, header.commands_begin, header.commands_end);
+  const bool u85 = accelerator_->product == Product::kEthosU85;
+  CommandReader reader(payload, header.commands_begin, header.commands_end,
+                       u85 ? CommandSet::kEthosU85 : CommandSet::kEthosU55);
   while (!reader.done()) {
     Command command;
     NPU_MODEL_RETURN_IF_ERROR(reader.next(&command));
@@ -91,7 +93,7 @@ Status NpuModel::run(const uint8_t* payload, size_t size, const Region* regions,
     if (!command.is_long && command.opcode == static_cast<uint16_t>(Cmd0::kStop)) {
       return Status();
     }
-    Status s = execute(command, memory);
+    Status s = u85 ? execute_u85(command, memory) : execute(command, memory);
     workspace_.release();
     if (!s.ok()) {
       s.at_command(command.name(), command.offset);

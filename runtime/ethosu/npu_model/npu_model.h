@@ -103,6 +103,7 @@ class NpuModel {
 
  private:
   Status execute(const Command& command, const Memory& memory);
+  Status execute_u85(const Command& command, const Memory& memory);  // npu_model_u85.cc
   void count_features(const Command& command);
 
   const Accelerator* accelerator_;

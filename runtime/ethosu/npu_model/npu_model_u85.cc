@@ -1,0 +1,46 @@
+// The Ethos-U85 side of NpuModel: its command set's operations. Register writes go to the
+// same register file as U55's (the U85 opcodes index it); operations not modelled yet stop
+// the run with kUnsupported naming the operation (run() adds the command and offset).
+#include "runtime/ethosu/npu_model/isa_u85.h"
+#include "runtime/ethosu/npu_model/npu_model.h"
+
+namespace etarm {
+namespace ethosu {
+namespace npu_model {
+
+Status NpuModel::execute_u85(const Command& command, const Memory& memory) {
+  (void)memory;
+  if (command.is_long) {
+    if (command.opcode == static_cast<uint16_t>(u85::Cmd1::kBranch)) {
+      return Status::error(Fault::kUnsupported, "branches are not modelled yet");
+    }
+    regs_.write(command);
+    return Status();
+  }
+  if (command.opcode >= kFirstRegisterOpcode) {
+    regs_.write(command);
+    return Status();
+  }
+  switch (static_cast<u85::Cmd0>(command.opcode)) {
+    case u85::Cmd0::kIrq:
+    case u85::Cmd0::kDmaWait:
+    case u85::Cmd0::kKernelWait:
+    case u85::Cmd0::kPmuMask:
+      // Synchronisation and profiling: nothing to do when every command completes in order.
+      return Status();
+    case u85::Cmd0::kElementwise:
+      ++counts_.operations;
+      return Status::error(Fault::kUnsupported, "%s on Ethos-U85 is not modelled yet",
+                           u85::elementwise_mode_name(u85::param_field(command.param, u85::kElementwiseMode)));
+    case u85::Cmd0::kPool:
+      ++counts_.operations;
+      return Status::error(Fault::kUnsupported, "%s on Ethos-U85 is not modelled yet",
+                           u85::pool_mode_name(u85::param_field(command.param, u85::kPoolMode)));
+    default:
+      return Status::error(Fault::kUnsupported, "not modelled yet on Ethos-U85");
+  }
+}
+
+}  // namespace npu_model
+}  // namespace ethosu
+}  // namespace etarm
