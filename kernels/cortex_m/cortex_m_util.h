@@ -27,9 +27,33 @@ struct Requantize {
 // is missing, not an Int or beyond int32.
 bool requantize_args(Span<EValue*> stack, size_t first, Requantize* r);
 
+// An int argument in [-128, 127] (an int8 zero point); false otherwise.
+bool int8_zero_point_arg(Span<EValue*> stack, size_t i, int32_t* zero_point);
+
 // For an int8 operand or output: zero point in [-128, 127]; a positive multiplier; shift in
 // [-31, 0] (a scale below 1: the MVE path doubles the value before its high multiply).
 bool valid_int8(const Requantize& r);
+
+// Two int8 operands broadcast (numpy rules) into an int8 output, cut into `count` contiguous
+// blocks of `length` elements: the trailing dims that both operands have at the output's size
+// make one block (one elementwise loop or CMSIS-NN call), the leading dims are walked.
+struct BroadcastBlocks {
+  int32_t sizes[kMaxDim];
+  size_t outer_dim;
+  int32_t a_strides[kMaxDim];
+  int32_t b_strides[kMaxDim];
+  int32_t length;
+  ssize_t count;
+
+  // Element offsets of the operands' blocks, in output block order.
+  BroadcastWalker walker() const {
+    return BroadcastWalker(sizes, outer_dim, a_strides, b_strides);
+  }
+};
+
+// Checks that a, b and out are contiguous int8 tensors with data, that a and b broadcast to out's
+// rank, resizes out to their broadcast shape and cuts it into blocks; nullptr, or what is wrong.
+const char* int8_broadcast_blocks(const Tensor& a, const Tensor& b, const Tensor& out, BroadcastBlocks* blocks);
 
 } // namespace cortex_m
 } // namespace kernels

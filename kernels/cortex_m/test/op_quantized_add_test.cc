@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "kernels/cortex_m/test/requantize_reference.h"
 #include "kernels/testing/harness.h"
 
 namespace {
@@ -13,33 +14,9 @@ using namespace etarm::kernels::testing;
 
 constexpr const char* kOp = "cortex_m::quantized_add.out";
 
-// One operand's (or the output's) zero point and scale as multiplier * 2^(shift - 31).
-struct Params {
-  int64_t zero_point, multiplier, shift;
-};
-
-// The multiplier in [2^30, 2^31) and shift of a scale in (0, 1).
-Params params(int64_t zero_point, double scale) {
-  int exponent;
-  const double mantissa = std::frexp(scale, &exponent);
-  int64_t multiplier = std::llround(mantissa * 2147483648.0);
-  if (multiplier == (int64_t{1} << 31)) {
-    multiplier >>= 1;
-    ++exponent;
-  }
-  return {zero_point, multiplier, exponent};
-}
-
-// TOSA RESCALE with SINGLE_ROUND: (x * m + 2^(r - 1)) >> r with r = 31 - shift, in int64.
-int64_t rescale(int64_t x, const Params& p) {
-  const int64_t r = 31 - p.shift;
-  return (x * p.multiplier + (int64_t{1} << (r - 1))) >> r;
-}
-
 int64_t reference(int64_t x, int64_t y, const Params& a, const Params& b, const Params& o) {
   const int64_t sum = rescale((x - a.zero_point) << 20, a) + rescale((y - b.zero_point) << 20, b);
-  const int64_t q = rescale(sum, o) + o.zero_point;
-  return q < -128 ? -128 : (q > 127 ? 127 : q);
+  return clamp_int8(rescale(sum, o) + o.zero_point);
 }
 
 // Scales as a TOSA lowering computes them: inputs to 2 * max(scale) / 2^20 per int32 step.

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from etarm.cortex_m.passes.quantized_add_as_cmsis_nn import QuantizedAddAsCmsisNn
 from etarm.cortex_m.passes.quantized_linear_as_cmsis_nn import QuantizedLinearAsCmsisNn
+from etarm.cortex_m.passes.quantized_mul_as_cmsis_nn import QuantizedMulAsCmsisNn
 from etarm.passes.base import Pass, Pipeline
 
 
 def cortex_m_passes() -> list[Pass]:
-    return [QuantizedAddAsCmsisNn(), QuantizedLinearAsCmsisNn()]
+    return [QuantizedAddAsCmsisNn(), QuantizedMulAsCmsisNn(), QuantizedLinearAsCmsisNn()]
 
 
 def cortex_m_pipeline(target: str) -> Pipeline:

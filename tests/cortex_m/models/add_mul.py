@@ -1,5 +1,4 @@
-"""Two ops for the Cortex-M flow: a broadcast add (a cortex_m kernel) and a mul (no cortex_m
-kernel yet: a portable float kernel between dequantize and quantize)."""
+"""Two ops for the Cortex-M flow: a broadcast add and a broadcast mul, both cortex_m kernels."""
 
 import torch
 

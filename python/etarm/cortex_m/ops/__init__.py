@@ -1,7 +1,7 @@
 """The ``cortex_m::`` operator schemas: what the Cortex-M passes emit and kernels/cortex_m runs,
 one op per file (library.py says what each defines). Importing this package defines them all."""
 
-from etarm.cortex_m.ops import quantized_add, quantized_linear  # noqa: F401  (each defines its op)
+from etarm.cortex_m.ops import quantized_add, quantized_linear, quantized_mul  # noqa: F401  (each defines its op)
 from etarm.cortex_m.ops.library import NAMESPACE
 
 __all__ = ["NAMESPACE"]

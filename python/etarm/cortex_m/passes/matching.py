@@ -7,7 +7,7 @@ import torch
 from torch.export import ExportedProgram
 
 from etarm.op_names import op_name
-from etarm.tosa_ir.quant_params import QuantParams
+from etarm.tosa_ir.quant_params import QuantParams, is_dequantize, is_quantize, qparams_of
 
 # node.meta key: why a node stays on a portable kernel (CortexMPartitioner reports it).
 REASON = "cortex_m_reason"
@@ -20,6 +20,46 @@ class NotLowered(Exception):
 
 def int8_per_tensor(params: QuantParams) -> bool:
     return not params.per_channel and (params.dtype, params.qmin, params.qmax) == INT8
+
+
+def int8_pattern_problem(node: torch.fx.Node, operands) -> str | None:
+    """None if each of ``operands`` is a dequantized int8 tensor and ``node`` only feeds one int8 quantize
+    (dequantize -> node -> quantize, all per tensor); else why not."""
+    if not all(is_dequantize(a) for a in operands):
+        return "an operand is not a dequantized int8 tensor (float or a Python number)"
+    users = list(node.users)
+    if len(users) != 1 or not is_quantize(users[0]):
+        return "its result is not quantized directly (float consumer or fused activation)"
+    if not all(int8_per_tensor(qparams_of(n)) for n in (*operands, users[0])):
+        return "not int8 with per-tensor parameters over [-128, 127]"
+    return None
+
+
+def lower_each(graph: torch.fx.Graph, names, lower) -> bool:
+    """Calls ``lower(node)`` on each call of an op in ``names``: it returns None once it replaced the
+    node, else why the node stays portable (kept in its meta for the report). True if any was replaced."""
+    changed = False
+    for node in [n for n in graph.nodes if n.op == "call_function" and op_name(n.target) in names]:
+        reason = lower(node)
+        if reason is None:
+            changed = True
+        else:
+            node.meta[REASON] = reason
+    if changed:
+        graph.eliminate_dead_code()
+    return changed
+
+
+def replace_pattern(graph: torch.fx.Graph, node: torch.fx.Node, target, args) -> torch.fx.Node:
+    """Replaces ``node`` and the quantize it feeds by ``target(*args)``, which takes the quantize's value."""
+    quantize = next(iter(node.users))
+    with graph.inserting_before(quantize):
+        replacement = graph.call_function(target, tuple(args))
+    replacement.meta = dict(quantize.meta)  # its value: the int8 result
+    quantize.replace_all_uses_with(replacement)
+    graph.erase_node(quantize)
+    graph.erase_node(node)
+    return replacement
 
 
 def activation_range(activation: torch.fx.Node | None, out: QuantParams) -> tuple[int, int]:

@@ -1,0 +1,41 @@
+// The integer reference the cortex_m kernel tests share: scales as CMSIS-NN multipliers and shifts
+// (as python/etarm/cortex_m/requantize.py computes them) and TOSA RESCALE with SINGLE_ROUND.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+
+namespace etarm {
+namespace kernels {
+namespace testing {
+
+// A zero point and a scale as multiplier * 2^(shift - 31).
+struct Params {
+  int64_t zero_point, multiplier, shift;
+};
+
+// The multiplier in [2^30, 2^31) and shift of a scale in (0, 1).
+inline Params params(int64_t zero_point, double scale) {
+  int exponent;
+  const double mantissa = std::frexp(scale, &exponent);
+  int64_t multiplier = std::llround(mantissa * 2147483648.0);
+  if (multiplier == (int64_t{1} << 31)) {
+    multiplier >>= 1;
+    ++exponent;
+  }
+  return {zero_point, multiplier, exponent};
+}
+
+// (x * m + 2^(r - 1)) >> r with r = 31 - shift, in int64: one rounding, half up.
+inline int64_t rescale(int64_t x, const Params& p) {
+  const int64_t r = 31 - p.shift;
+  return (x * p.multiplier + (int64_t{1} << (r - 1))) >> r;
+}
+
+inline int64_t clamp_int8(int64_t q) {
+  return q < -128 ? -128 : (q > 127 ? 127 : q);
+}
+
+}  // namespace testing
+}  // namespace kernels
+}  // namespace etarm
