@@ -16,7 +16,7 @@ from etarm.errors import EtarmError
 from etarm.models import load_model
 from etarm.pte import cpu_operators, delegate_payloads
 from etarm.runtime import Program, RunResult
-from etarm.tosa.reference_model import ML_FLOATS
+from etarm.tosa_ir.mapping import ML_FLOATS
 
 # Values printed per output; the rest are summarised by their count.
 _SHOWN_VALUES = 8

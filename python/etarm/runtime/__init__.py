@@ -12,13 +12,13 @@ from __future__ import annotations
 import dataclasses
 from typing import Sequence
 
-import ml_dtypes
 import numpy as np
 import torch
 
 from etarm import targets
 from etarm.errors import EtarmError
 from etarm.pte import cpu_operators, delegate_payloads
+from etarm.tosa_ir.mapping import tensor_array
 from etarm.runtime import _libraries  # noqa: F401  (before _runtime, which links them)
 from etarm.runtime import _runtime
 
@@ -59,22 +59,11 @@ def _install_device(backend_id: str, compile_specs) -> None:
     _devices[backend_id].install(_runtime, backend_id, list(compile_specs))
 
 
-# torch's bf16/fp8 tensors have no numpy form: their bits, viewed as ml_dtypes' types (the
-# program's dtype names for them: see runtime_module.cc).
-_ML_FLOATS = {
-    torch.bfloat16: (torch.int16, ml_dtypes.bfloat16),
-    torch.float8_e4m3fn: (torch.uint8, ml_dtypes.float8_e4m3fn),
-    torch.float8_e5m2: (torch.uint8, ml_dtypes.float8_e5m2),
-}
-
-
 def _as_array(value) -> np.ndarray:
+    """An input as numpy holds it: torch's bf16/fp8 tensors as ml_dtypes arrays (the program's
+    dtype names for them: see runtime_module.cc)."""
     if isinstance(value, torch.Tensor):
-        tensor = value.detach().cpu().contiguous()
-        if tensor.dtype in _ML_FLOATS:
-            bits, dtype = _ML_FLOATS[tensor.dtype]
-            return tensor.view(bits).numpy().view(dtype)
-        return tensor.numpy()
+        return np.ascontiguousarray(tensor_array(value))
     return np.asarray(value)
 
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 import numpy as np
 from tosa.TosaGraph import TosaGraph
 
-from etarm.tosa.reference_model import ML_FLOATS, run_tosa
+from etarm.tosa.reference_model import run_tosa
+from etarm.tosa_ir.mapping import ML_FLOATS
 
 # What tosa.fbs declares as file_identifier: bytes 4-8 of every TOSA flatbuffer.
 TOSA_FILE_IDENTIFIER = b"TOSA"

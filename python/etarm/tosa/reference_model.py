@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import ml_dtypes
 import numpy as np
 import tosa_reference_model
 
 from etarm.errors import EtarmError
-
-ML_FLOATS = {np.dtype(t) for t in (ml_dtypes.bfloat16, ml_dtypes.float8_e4m3fn, ml_dtypes.float8_e5m2)}
+from etarm.tosa_ir.mapping import ML_FLOATS
 
 
 def raw_bits(array: np.ndarray) -> np.ndarray:

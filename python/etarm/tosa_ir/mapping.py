@@ -24,6 +24,8 @@ _TORCH_TO_TOSA = {
 }
 
 _ML_DTYPES_TYPES = (torch.bfloat16, torch.float8_e4m3fn, torch.float8_e5m2)
+# Their numpy dtypes (ml_dtypes'), which numpy's buffer protocol and torch.from_numpy do not know.
+ML_FLOATS = frozenset(np.dtype(t) for t in (ml_dtypes.bfloat16, ml_dtypes.float8_e4m3fn, ml_dtypes.float8_e5m2))
 
 _TOSA_TO_NUMPY = {
     ts.DType.FP32: np.float32,
