@@ -61,7 +61,10 @@ def _compile_parser(sub, targets) -> argparse.ArgumentParser:
             p.add_argument(option.flag, action="store_true", help=option.help)
         else:
             p.add_argument(option.flag, help=option.help)
-    p.add_argument("--calibration_data", help=".pt file or folder of them used to calibrate quantization")
+    p.add_argument(
+        "--calibration_data",
+        help=".pt file or folder of them used to calibrate quantization, or random[:N] (N inputs drawn like the example inputs, default 32)",
+    )
     p.add_argument("-s", "--so_library", help="shared library with custom ops to load before export")
     p.add_argument("--etrecord", action="store_true", help="also write <output>_etrecord.bin for executorch.devtools")
     p.add_argument(

@@ -11,6 +11,7 @@ from etarm.cli import main
 from etarm.compiler import compile_model
 from etarm.errors import EtarmError
 from etarm.lowering.quantized_support import INPUT_QUANTIZE_REASON, OUTPUT_DEQUANTIZE_REASON
+from etarm.models import load_model
 from etarm.quantization.pt2e_flow import calibration_batches
 from etarm.quantizer import TOSAQuantizer, get_symmetric_a16w8_quantization_config, get_symmetric_quantization_config
 from etarm.testing.cpu_fallback import Fn
@@ -49,6 +50,30 @@ def test_calibration_data_sources(tmp_path):
     assert len(calibration_batches([inputs, list(inputs)], inputs)) == 2
 
 
+def test_random_calibration_set_is_drawn_like_the_example_inputs():
+    features = torch.randn(2, 64, generator=torch.Generator().manual_seed(1)) * 3 + 5
+    ids = torch.tensor([[2, 9, 4, 7]])
+    mask = torch.tensor([True, False, True])
+    batches = calibration_batches("random:40", (features, ids, mask, 0.5))
+    assert len(batches) == 40 and len(calibration_batches("random", (features,))) == 32
+    drawn = torch.stack([b[0] for b in batches])
+    assert drawn.shape[1:] == features.shape and drawn.dtype == features.dtype
+    assert abs(float(drawn.mean()) - float(features.mean())) < 0.3
+    assert abs(float(drawn.std()) - float(features.std())) < 0.3
+    all_ids = torch.cat([b[1] for b in batches])
+    assert all_ids.dtype == torch.int64 and int(all_ids.min()) == 2 and int(all_ids.max()) == 9
+    assert {bool(v) for b in batches for v in b[2]} == {True, False} and all(b[3] == 0.5 for b in batches)
+    # Seeded: every compile calibrates with the same set.
+    again = calibration_batches("random:40", (features, ids, mask, 0.5))
+    assert all(torch.equal(a[0], b[0]) and torch.equal(a[1], b[1]) for a, b in zip(batches, again))
+
+
+def test_random_calibration_set_calibrates_a_compile():
+    model, inputs = load_model("mlp")
+    result = compile_model(model, inputs, "TOSA-1.0+INT", quantize=True, calibration_data="random:8")
+    assert len(result.report["partitions"]) == 1
+
+
 def test_calibration_data_errors(tmp_path):
     inputs = _pair()
     with pytest.raises(EtarmError, match="does not exist"):
@@ -66,6 +91,9 @@ def test_calibration_data_errors(tmp_path):
     (tmp_path / "junk.pt").write_bytes(b"not a pickle")
     with pytest.raises(EtarmError, match="not a readable"):
         calibration_batches(str(tmp_path / "junk.pt"), inputs)
+    for bad in ("random:0", "random:x", "random:-3"):
+        with pytest.raises(EtarmError, match="must be a positive integer"):
+            calibration_batches(bad, inputs)
 
 
 def test_calibration_data_sets_the_ranges(tmp_path):

@@ -43,14 +43,58 @@ def _load(path: str, expected: int) -> tuple:
     return _as_batch(value, f"'{path}'", expected)
 
 
+# ``--calibration_data random`` or ``random:N``: N inputs drawn like the example inputs.
+RANDOM = "random"
+RANDOM_DEFAULT_COUNT = 32
+
+
+def _random_like(example, generator: torch.Generator):
+    """A random input of the example's shape and dtype: floats normal with the example's mean and
+    spread, integers uniform over the example's range (ids stay valid), bools either value."""
+    if not isinstance(example, torch.Tensor):
+        return example
+    if example.dtype == torch.bool:
+        return torch.randint(0, 2, example.shape, generator=generator).bool()
+    if not example.dtype.is_floating_point:
+        low, high = (int(example.min()), int(example.max())) if example.numel() else (0, 0)
+        return torch.randint(low, high + 1, example.shape, generator=generator, dtype=example.dtype)
+    wide = example.float()
+    mean = float(wide.mean()) if wide.numel() else 0.0
+    spread = float(wide.std()) if wide.numel() > 1 else 0.0
+    spread = spread if spread > 0 else max(abs(mean), 1.0)
+    return (torch.randn(example.shape, generator=generator) * spread + mean).to(example.dtype)
+
+
+def random_batches(example_inputs: tuple, count: int, seed: int = 0) -> list[tuple]:
+    """``count`` input tuples drawn like ``example_inputs`` (seeded: the same set every compile)."""
+    generator = torch.Generator().manual_seed(seed)
+    return [tuple(_random_like(value, generator) for value in example_inputs) for _ in range(count)]
+
+
+def _random_count(spec: str) -> int | None:
+    """N of ``random`` / ``random:N``; None when ``spec`` names no random set."""
+    name, _, count = spec.partition(":")
+    if name != RANDOM:
+        return None
+    if not count:
+        return RANDOM_DEFAULT_COUNT
+    if not count.isdigit() or int(count) < 1:
+        raise EtarmError(f"calibration data '{spec}': the random set's size must be a positive integer (random:32)")
+    return int(count)
+
+
 def calibration_batches(calibration_data: "str | os.PathLike | Iterable[tuple] | None", example_inputs: tuple) -> list[tuple]:
     """The input tuples to calibrate with: from a .pt file, a folder of .pt files (each a
-    tuple of inputs), or an iterable of input tuples; the example inputs when None."""
+    tuple of inputs), ``random`` / ``random:N`` (N inputs drawn like the example inputs,
+    default 32), or an iterable of input tuples; the example inputs when None."""
     expected = len(example_inputs)
     if calibration_data is None:
         return [tuple(example_inputs)]
     if isinstance(calibration_data, (str, os.PathLike)):
         path = os.fspath(calibration_data)
+        count = None if os.path.exists(path) else _random_count(path)
+        if count is not None:
+            return random_batches(tuple(example_inputs), count)
         if os.path.isdir(path):
             files = sorted(f for f in os.listdir(path) if f.endswith(".pt"))
             if not files:
