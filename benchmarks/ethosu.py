@@ -17,7 +17,9 @@ and DRAM bytes. etarm's come from its --report; the peer's from the Vela summari
 prints (one per partition), cross-checked with the summary CSVs in its intermediates.
 Both run the same installed Vela, so the estimates compare. Where one partition computes
 the whole model, its .tosa also runs on the TOSA reference model against the float model
-(float_error.py): the RMS error of each tool's integer arithmetic.
+(float_error.py): the RMS error of each tool's integer arithmetic. Both tools calibrate on
+the same data: --calibration N inputs (default 32) drawn like the example inputs (etarm's
+``--calibration_data random:N`` set), written as .pt files both read; 0 for the example inputs.
 
     ./bazelw run //benchmarks:ethosu [-- --models mlp,unet --targets ethos-u55-128 --json out.json]
 """
@@ -37,6 +39,8 @@ import subprocess
 import sys
 import tempfile
 import time
+
+import torch
 
 # benchmarks/compile.py (model files, launchers, environments) sits beside this file. This
 # directory must not stay on the import path: the file's name would shadow Vela's `ethosu`.
@@ -87,12 +91,35 @@ def _tail(log: str, lines: int = 12) -> str:
 
 
 # --- etarm -------------------------------------------------------------------------------------
-def etarm_command(launcher: list[str], model_file: str, target: str, out_dir: str, system_config: str, memory_mode: str):
+def calibration_options(calibration: str | None) -> list[str]:
+    return ["--calibration_data", calibration] if calibration else []
+
+
+def write_calibration_set(directory: str, model: str, count: int) -> str | None:
+    """``count`` inputs drawn like the model's example inputs (etarm's ``random:N`` set), one .pt
+    file each, in a folder both tools calibrate from; None (the example inputs) for 0."""
+    if count == 0:
+        return None
+    from etarm.models import load_model
+    from etarm.quantization.pt2e_flow import random_batches
+
+    _module, inputs = load_model(model)
+    folder = os.path.join(directory, f"{model}_calibration")
+    os.makedirs(folder, exist_ok=True)
+    for index, batch in enumerate(random_batches(tuple(inputs), count)):
+        torch.save(batch[0] if len(batch) == 1 else batch, os.path.join(folder, f"{index:04d}.pt"))
+    return folder
+
+
+def etarm_command(
+    launcher: list[str], model_file: str, target: str, out_dir: str, system_config: str, memory_mode: str,
+    calibration: str | None = None,
+):  # fmt: skip
     report = os.path.join(out_dir, "report.json")
     command = [
         *launcher, "compile", "-m", model_file, "-t", target, "-q", "-o", os.path.join(out_dir, "etarm.pte"),
         "--report", report, "-i", os.path.join(out_dir, "intermediates"),
-        "--system_config", system_config, "--memory_mode", memory_mode,
+        "--system_config", system_config, "--memory_mode", memory_mode, *calibration_options(calibration),
     ]  # fmt: skip
     return command, report
 
@@ -114,12 +141,14 @@ def etarm_result(report: dict) -> Result:
 
 
 # --- the peer ----------------------------------------------------------------------------------
-def peer_command(model_file: str, target: str, out_dir: str, system_config: str, memory_mode: str):
+def peer_command(
+    model_file: str, target: str, out_dir: str, system_config: str, memory_mode: str, calibration: str | None = None
+):
     intermediates = os.path.join(out_dir, "intermediates")
     command = [
         sys.executable, "-m", compile_benchmark.PEER_MODULE, "--model_name", model_file, "--target", target,
         "--quantize", "--delegate", "--intermediates", intermediates, "--output", out_dir,
-        "--system_config", system_config, "--memory_mode", memory_mode,
+        "--system_config", system_config, "--memory_mode", memory_mode, *calibration_options(calibration),
     ]  # fmt: skip
     return command, intermediates
 
@@ -251,6 +280,12 @@ def main(argv: list[str] | None = None) -> int:
     compile_benchmark.add_shared_options(
         parser, DEFAULT_MODELS, DEFAULT_TARGETS, "comma-separated Ethos-U targets", "ethosu_benchmark.json", timeout=900
     )
+    parser.add_argument(
+        "--calibration",
+        type=int,
+        default=32,
+        help="calibrate both tools with this many inputs drawn like the example inputs (0: the example inputs)",
+    )
     args = parser.parse_args(argv)
     models, targets = args.models, args.targets
     launcher = compile_benchmark._etarm_launcher(args.etarm)
@@ -264,12 +299,13 @@ def main(argv: list[str] | None = None) -> int:
         for model in models:
             model_file = compile_benchmark.write_model_file(scratch, model)
             reference = float_error.float_reference(model)
+            calibration = write_calibration_set(scratch, model, args.calibration)
             for target in targets:
                 spec = EthosUCompileSpec(target)
                 settings = (spec.system_config, spec.memory_mode)
                 results = {}
                 out = tempfile.mkdtemp(prefix=f"{model}_{target}_etarm_", dir=scratch)
-                command, report_path = etarm_command(launcher, model_file, target, out, *settings)
+                command, report_path = etarm_command(launcher, model_file, target, out, *settings, calibration)
                 code, log, wall = run(command, out, etarm_env, args.timeout)
                 if code == 0 and os.path.isfile(report_path):
                     with open(report_path) as f:
@@ -280,7 +316,7 @@ def main(argv: list[str] | None = None) -> int:
                     results["etarm"] = Result(ok=False, detail=f"exit code {code}:\n{_tail(log)}")
                 results["etarm"].wall_s = wall
                 out = tempfile.mkdtemp(prefix=f"{model}_{target}_peer_", dir=scratch)
-                command, intermediates = peer_command(model_file, target, out, *settings)
+                command, intermediates = peer_command(model_file, target, out, *settings, calibration)
                 code, log, wall = run(command, out, peer_env, args.timeout)
                 if code == 0:
                     results["peer"] = peer_result(log, intermediates)
@@ -315,6 +351,7 @@ def main(argv: list[str] | None = None) -> int:
         "vela": version("ethos-u-vela"),
         "executorch": version("executorch"),
         "machine": {"platform": platform.platform(), "python": platform.python_version()},
+        "calibration": f"{args.calibration} random inputs" if args.calibration else "the example inputs",
         "commands": {
             "etarm": " ".join(etarm_command(launcher, "MODEL.py", "TARGET", "OUT", "SYSTEM", "MODE")[0]),
             "peer": " ".join(peer_command("MODEL.py", "TARGET", "OUT", "SYSTEM", "MODE")[0]),
@@ -323,7 +360,10 @@ def main(argv: list[str] | None = None) -> int:
     }
     compile_benchmark.write_json(json_path, result)
     print()
-    print(f"Ethos-U, {result['date']}, Vela {result['vela']}: etarm / peer (executorch {result['executorch']} aot_arm_compiler)")
+    print(
+        f"Ethos-U, {result['date']}, Vela {result['vela']}: etarm / peer (executorch {result['executorch']} "
+        f"aot_arm_compiler), both calibrated on {result['calibration']}"
+    )
     print(format_table(rows))
     for row in rows:
         losses = [key for key in ("cpu_ops", "partitions", "cycles") if row["verdict"][key] is False]
