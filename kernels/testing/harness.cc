@@ -244,7 +244,10 @@ Error KernelCall::run() {
   EValue* stack[kMaxArgs];
   std::memcpy(stack, stack_, count_ * sizeof(EValue*));
   stack[count_] = returned_;
-  executorch::runtime::KernelRuntimeContext context;
+  // As a Method does, the kernel gets a temporary allocator (CMSIS-NN's scratch buffers), empty at each call.
+  alignas(16) static uint8_t temp_memory[kTempBytes];
+  executorch::runtime::MemoryAllocator temp(sizeof temp_memory, temp_memory);
+  executorch::runtime::KernelRuntimeContext context(nullptr, &temp);
   (*op)(context, Span<EValue*>(stack, count_ + 1));
   return context.failure_state();
 }

@@ -197,6 +197,7 @@ class KernelCall {
 
  private:
   static constexpr size_t kMaxArgs = 16;
+  static constexpr size_t kTempBytes = 16 * 1024;  // the kernel's temporary memory per call
   static constexpr size_t kMaxListItems = 32;
   static constexpr size_t kMaxLists = 6;
   EValue* add(EValue v);

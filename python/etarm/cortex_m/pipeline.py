@@ -7,14 +7,25 @@ on the portable kernels (float between quantize/dequantize nodes).
 
 from __future__ import annotations
 
+from etarm.cortex_m.passes.cancel_layout_permutes import CancelLayoutPermutes
 from etarm.cortex_m.passes.quantized_add_as_cmsis_nn import QuantizedAddAsCmsisNn
+from etarm.cortex_m.passes.quantized_conv2d_as_cmsis_nn import QuantizedConv2dAsCmsisNn
+from etarm.cortex_m.passes.quantized_depthwise_conv2d_as_cmsis_nn import QuantizedDepthwiseConv2dAsCmsisNn
 from etarm.cortex_m.passes.quantized_linear_as_cmsis_nn import QuantizedLinearAsCmsisNn
 from etarm.cortex_m.passes.quantized_mul_as_cmsis_nn import QuantizedMulAsCmsisNn
 from etarm.passes.base import Pass, Pipeline
 
 
 def cortex_m_passes() -> list[Pass]:
-    return [QuantizedAddAsCmsisNn(), QuantizedMulAsCmsisNn(), QuantizedLinearAsCmsisNn()]
+    return [
+        QuantizedAddAsCmsisNn(),
+        QuantizedMulAsCmsisNn(),
+        QuantizedLinearAsCmsisNn(),
+        QuantizedConv2dAsCmsisNn(),
+        QuantizedDepthwiseConv2dAsCmsisNn(),
+        # After every rewrite that wraps an NHWC op in permutes.
+        CancelLayoutPermutes(),
+    ]
 
 
 def cortex_m_pipeline(target: str) -> Pipeline:

@@ -1,0 +1,143 @@
+#include "kernels/cortex_m/conv2d_args.h"
+
+namespace etarm {
+namespace kernels {
+namespace cortex_m {
+
+namespace {
+
+bool int32_value(Span<EValue*> stack, size_t i, int32_t* v) {
+  int64_t value;
+  if (!int_arg(stack, i, &value) || value < INT32_MIN || value > INT32_MAX) {
+    return false;
+  }
+  *v = static_cast<int32_t>(value);
+  return true;
+}
+
+// An int list [h, w] with each value in [low, 65535] (CMSIS-NN keeps some of them in 16 bits).
+bool pair(Span<EValue*> stack, size_t i, int64_t low, int32_t* h, int32_t* w) {
+  ArrayRef<int64_t> list;
+  if (!int_list_arg(stack, i, &list) || list.size() != 2) {
+    return false;
+  }
+  for (int64_t v : list) {
+    if (v < low || v > UINT16_MAX) {
+      return false;
+    }
+  }
+  *h = static_cast<int32_t>(list[0]);
+  *w = static_cast<int32_t>(list[1]);
+  return true;
+}
+
+bool int32_vector(const Tensor* t, int32_t length) {
+  return t != nullptr && t->scalar_type() == ScalarType::Int && t->dim() == 1 && t->size(0) == length &&
+      contiguous(*t) && has_data(*t);
+}
+
+// Output extent of one spatial dim, or 0 when the (dilated) kernel does not fit the padded input.
+int32_t output_extent(int32_t in, int32_t kernel, int32_t stride, int32_t padding, int32_t dilation) {
+  const int64_t span = int64_t{dilation} * (kernel - 1) + 1;
+  const int64_t padded = int64_t{in} + 2 * int64_t{padding};
+  return padded < span ? 0 : static_cast<int32_t>((padded - span) / stride + 1);
+}
+
+} // namespace
+
+const char* conv2d_args(Span<EValue*> stack, size_t output_at, OutChannelsAt layout, Conv2dArgs* a) {
+  if (stack.size() != output_at + 5) {
+    return "wrong number of arguments";
+  }
+  a->input = tensor_arg(stack, 0);
+  a->weight = tensor_arg(stack, 2);
+  a->bias = tensor_arg(stack, 3);
+  a->multipliers = tensor_arg(stack, 4);
+  a->shifts = tensor_arg(stack, 5);
+  a->out = tensor_arg(stack, output_at + 3);
+  if (!a->input || !a->weight || !a->bias || !a->multipliers || !a->shifts || !a->out ||
+      !int32_value(stack, 1, &a->input_zero_point) || !int32_value(stack, output_at, &a->output_zero_point) ||
+      !int32_value(stack, output_at + 1, &a->activation_min) || !int32_value(stack, output_at + 2, &a->activation_max) ||
+      !pair(stack, 6, 1, &a->stride_h, &a->stride_w) || !pair(stack, 7, 0, &a->padding_h, &a->padding_w) ||
+      !pair(stack, 8, 1, &a->dilation_h, &a->dilation_w)) {
+    return "bad arguments (stride and dilation >= 1, padding >= 0, each at most 65535)";
+  }
+  if (a->input->scalar_type() != ScalarType::Char || a->weight->scalar_type() != ScalarType::Char ||
+      a->out->scalar_type() != ScalarType::Char) {
+    return "int8 input, weight and output only";
+  }
+  if (a->input_zero_point < INT8_MIN || a->input_zero_point > INT8_MAX || a->output_zero_point < INT8_MIN ||
+      a->output_zero_point > INT8_MAX) {
+    return "zero point out of the int8 range";
+  }
+  if (a->activation_min < INT8_MIN || a->activation_max > INT8_MAX || a->activation_min > a->activation_max) {
+    return "bad activation range";
+  }
+  if (a->input->dim() != 4 || a->weight->dim() != 4 || a->out->dim() != 4) {
+    return "4-D NHWC input, weight and output only";
+  }
+  for (ssize_t d = 0; d < 4; ++d) {
+    if (a->input->size(d) > UINT16_MAX || a->weight->size(d) > UINT16_MAX) {
+      return "a dimension beyond 65535";
+    }
+  }
+  if (!contiguous(*a->input) || !contiguous(*a->weight) || !contiguous(*a->out)) {
+    return "contiguous tensors only";
+  }
+  a->n = static_cast<int32_t>(a->input->size(0));
+  a->in_h = static_cast<int32_t>(a->input->size(1));
+  a->in_w = static_cast<int32_t>(a->input->size(2));
+  a->in_c = static_cast<int32_t>(a->input->size(3));
+  a->kernel_h = static_cast<int32_t>(a->weight->size(1));
+  a->kernel_w = static_cast<int32_t>(a->weight->size(2));
+  a->out_c = static_cast<int32_t>(a->weight->size(layout == OutChannelsAt::kFirst ? 0 : 3));
+  if (a->n == 0 || a->in_h == 0 || a->in_w == 0 || a->in_c == 0 || a->kernel_h == 0 || a->kernel_w == 0 ||
+      a->out_c == 0) {
+    return "empty input or weight";
+  }
+  if (!int32_vector(a->bias, a->out_c) || !int32_vector(a->multipliers, a->out_c) ||
+      !int32_vector(a->shifts, a->out_c)) {
+    return "bias, multipliers and shifts: int32 vectors of the output channels";
+  }
+  const int32_t* multipliers = a->multipliers->const_data_ptr<int32_t>();
+  const int32_t* shifts = a->shifts->const_data_ptr<int32_t>();
+  for (int32_t c = 0; c < a->out_c; ++c) {
+    // Scales below 1, as cortex_m_util.h valid_int8.
+    if (multipliers[c] <= 0 || shifts[c] < -31 || shifts[c] > 0) {
+      return "multiplier or shift out of range";
+    }
+  }
+  a->out_h = output_extent(a->in_h, a->kernel_h, a->stride_h, a->padding_h, a->dilation_h);
+  a->out_w = output_extent(a->in_w, a->kernel_w, a->stride_w, a->padding_w, a->dilation_w);
+  if (a->out_h == 0 || a->out_w == 0) {
+    return "the kernel does not fit the padded input";
+  }
+  const int32_t sizes[4] = {a->n, a->out_h, a->out_w, a->out_c};
+  if (!resize_out(*a->out, sizes, 4)) {
+    return "bad output shape";
+  }
+  if (!has_data(*a->input) || !has_data(*a->weight) || !has_data(*a->out)) {
+    return "tensor without data";
+  }
+  return nullptr;
+}
+
+bool scratch_buffer(KernelRuntimeContext& ctx, int32_t bytes, void** buffer) {
+  *buffer = nullptr;
+  if (bytes < 0) {
+    return false;
+  }
+  if (bytes == 0) {
+    return true;
+  }
+  auto memory = ctx.allocate_temp(static_cast<size_t>(bytes), 16);
+  if (!memory.ok()) {
+    return false;
+  }
+  *buffer = memory.get();
+  return true;
+}
+
+} // namespace cortex_m
+} // namespace kernels
+} // namespace etarm

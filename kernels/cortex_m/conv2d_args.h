@@ -1,0 +1,42 @@
+// The arguments cortex_m::quantized_conv2d and cortex_m::quantized_depthwise_conv2d share, read and checked once:
+// an int8 NHWC input, an input zero point, int8 weights (the op's layout: [C_out, KH, KW, C_in] or
+// [1, KH, KW, C_out]), an int32 bias [C_out], int32 multipliers/shifts [C_out], stride/padding/dilation as [h, w],
+// then (after any op-specific ints) the output zero point, the clamp range and the NHWC int8 out tensor, resized
+// to [N, OH, OW, C_out]. python/etarm/cortex_m/ops/convolution.py.
+#pragma once
+
+#include <cstdint>
+
+#include "kernels/portable/kernel_util.h"
+
+namespace etarm {
+namespace kernels {
+namespace cortex_m {
+
+struct Conv2dArgs {
+  const Tensor* input;
+  const Tensor* weight;
+  const Tensor* bias;
+  const Tensor* multipliers;
+  const Tensor* shifts;
+  Tensor* out;
+  int32_t input_zero_point, output_zero_point, activation_min, activation_max;
+  int32_t stride_h, stride_w, padding_h, padding_w, dilation_h, dilation_w;
+  // Input [n, in_h, in_w, in_c], kernel [kernel_h, kernel_w], output [n, out_h, out_w, out_c].
+  int32_t n, in_h, in_w, in_c, kernel_h, kernel_w, out_h, out_w, out_c;
+};
+
+// Where the weight's layout keeps the output channels: dim 0 (OHWI) or dim 3 (1HWC).
+enum class OutChannelsAt { kFirst, kLast };
+
+// Reads the arguments from the stack (the output zero point at `output_at`, the clamp range and out after it),
+// checks them and resizes out. Returns nullptr, or what is wrong.
+const char* conv2d_args(Span<EValue*> stack, size_t output_at, OutChannelsAt layout, Conv2dArgs* a);
+
+// CMSIS-NN's scratch buffer of `bytes` (its get_buffer_size answer for this build and these shapes) from the
+// method's temporary allocator: nullptr for 0 bytes; false when it cannot be had.
+bool scratch_buffer(KernelRuntimeContext& ctx, int32_t bytes, void** buffer);
+
+} // namespace cortex_m
+} // namespace kernels
+} // namespace etarm

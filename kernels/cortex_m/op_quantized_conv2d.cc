@@ -1,0 +1,58 @@
+// cortex_m::quantized_conv2d.out(Tensor input, int input_zero_point, Tensor weight, Tensor bias, Tensor multipliers,
+//     Tensor shifts, int[] stride, int[] padding, int[] dilation, int output_zero_point, int activation_min,
+//     int activation_max, *, Tensor(a!) out) -> Tensor(a!)
+//
+// int8 NHWC input [N, H, W, C_in], symmetric int8 weights OHWI [C_out, KH, KW, C_in], int32 bias [C_out] (at scale
+// input_scale * weight_scale[o]), int32 multipliers/shifts [C_out], windows as [h, w]:
+//   acc[n, y, x, o] = bias[o] + sum_{i, j, c} (input[n, y * sh - ph + i * dh, x * sw - pw + j * dw, c] - input_zero_point)
+//                                               * weight[o, i, j, c]        (taps outside the input are skipped)
+//   out[n, y, x, o] = clamp(rq(acc, multipliers[o], shifts[o]) + output_zero_point, activation_min, activation_max)
+// with rq(x, m, s) = round_half_up(x * m * 2^(s - 31)): TOSA's CONV2D, RESCALE (single rounding), CLAMP, in NHWC.
+// arm_convolve_wrapper_s8, its scratch buffer from the method's temporary allocator.
+// python/etarm/cortex_m/passes/quantized_conv2d_as_cmsis_nn.py.
+#include "arm_nnfunctions.h"
+#include "kernels/cortex_m/conv2d_args.h"
+
+namespace etarm {
+namespace kernels {
+namespace {
+
+using cortex_m::Conv2dArgs;
+
+constexpr const char* kName = "cortex_m::quantized_conv2d.out";
+
+void quantized_conv2d_out(KernelRuntimeContext& ctx, Span<EValue*> stack) {
+  Conv2dArgs a;
+  const char* wrong = cortex_m::conv2d_args(stack, 9, cortex_m::OutChannelsAt::kFirst, &a);
+  ETARM_KERNEL_CHECK(ctx, wrong == nullptr, "%s: %s", kName, wrong);
+  ETARM_KERNEL_CHECK(
+      ctx, a.weight->size(3) == a.in_c, "%s: weight [C_out, KH, KW, %d] for an input of %d channels", kName,
+      static_cast<int>(a.weight->size(3)), static_cast<int>(a.in_c));
+
+  // CMSIS-NN takes offsets added to the values: the negated input zero point.
+  const cmsis_nn_conv_params params = {
+      -a.input_zero_point,          a.output_zero_point,           {a.stride_w, a.stride_h},
+      {a.padding_w, a.padding_h},   {a.dilation_w, a.dilation_h},  {a.activation_min, a.activation_max}};
+  const cmsis_nn_per_channel_quant_params quant = {
+      const_cast<int32_t*>(a.multipliers->const_data_ptr<int32_t>()),
+      const_cast<int32_t*>(a.shifts->const_data_ptr<int32_t>())};
+  const cmsis_nn_dims input_dims = {a.n, a.in_h, a.in_w, a.in_c};
+  const cmsis_nn_dims filter_dims = {a.out_c, a.kernel_h, a.kernel_w, a.in_c};
+  const cmsis_nn_dims bias_dims = {1, 1, 1, a.out_c};
+  const cmsis_nn_dims output_dims = {a.n, a.out_h, a.out_w, a.out_c};
+  const int32_t bytes = arm_convolve_wrapper_s8_get_buffer_size(&params, &input_dims, &filter_dims, &output_dims);
+  cmsis_nn_context context = {nullptr, bytes};
+  ETARM_KERNEL_CHECK(
+      ctx, cortex_m::scratch_buffer(ctx, bytes, &context.buf), "%s: no temporary memory for a %d byte scratch buffer",
+      kName, static_cast<int>(bytes));
+  const arm_cmsis_nn_status status = arm_convolve_wrapper_s8(
+      &context, &params, &quant, &input_dims, a.input->const_data_ptr<int8_t>(), &filter_dims,
+      a.weight->const_data_ptr<int8_t>(), &bias_dims, a.bias->const_data_ptr<int32_t>(), &output_dims,
+      a.out->mutable_data_ptr<int8_t>());
+  ETARM_KERNEL_CHECK(ctx, status == ARM_CMSIS_NN_SUCCESS, "%s: CMSIS-NN failed (%d)", kName, status);
+}
+
+} // namespace
+ETARM_REGISTER_KERNEL("cortex_m::quantized_conv2d.out", quantized_conv2d_out)
+} // namespace kernels
+} // namespace etarm

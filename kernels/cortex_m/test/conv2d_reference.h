@@ -1,0 +1,96 @@
+// A plain integer reference of the cortex_m convolutions (TOSA's CONV2D / DEPTHWISE_CONV2D in NHWC, then a
+// per-channel RESCALE with single rounding, the output zero point and a CLAMP), and the test tensors of one case:
+// random int8 NHWC input, int8 weights in the op's layout, int32 bias, per-channel multipliers and shifts.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "kernels/cortex_m/test/requantize_reference.h"
+#include "kernels/testing/harness.h"
+
+namespace etarm {
+namespace kernels {
+namespace testing {
+
+struct Conv2dCase {
+  int32_t n, h, w, in_c, kernel_h, kernel_w, out_c;
+  int32_t stride_h = 1, stride_w = 1, pad_h = 0, pad_w = 0, dil_h = 1, dil_w = 1;
+  // Depthwise: weights [1, KH, KW, C_out], output channel o reading input channel o / (C_out / C_in) only.
+  // Otherwise OHWI [C_out, KH, KW, C_in].
+  bool depthwise = false;
+  int32_t input_zp = 0, output_zp = 0, act_min = -128, act_max = 127;
+
+  int32_t out_h() const {
+    return (h + 2 * pad_h - dil_h * (kernel_h - 1) - 1) / stride_h + 1;
+  }
+  int32_t out_w() const {
+    return (w + 2 * pad_w - dil_w * (kernel_w - 1) - 1) / stride_w + 1;
+  }
+  std::vector<int32_t> weight_sizes() const {
+    return depthwise ? std::vector<int32_t>{1, kernel_h, kernel_w, out_c}
+                     : std::vector<int32_t>{out_c, kernel_h, kernel_w, in_c};
+  }
+};
+
+struct Conv2dData {
+  Conv2dCase c;
+  TestTensor input, weight, bias, multipliers, shifts;
+
+  // Per-channel scales between `scale` and 4 * `scale`.
+  Conv2dData(const Conv2dCase& shape, uint32_t seed, double scale)
+      : c(shape), input(ScalarType::Char, {shape.n, shape.h, shape.w, shape.in_c}),
+        weight(ScalarType::Char, shape.weight_sizes()), bias(ScalarType::Int, {shape.out_c}),
+        multipliers(ScalarType::Int, {shape.out_c}), shifts(ScalarType::Int, {shape.out_c}) {
+    fill_uniform(input, seed, -128, 127);
+    fill_uniform(weight, seed + 1, -127, 127);
+    fill_uniform(bias, seed + 2, -5000, 5000);
+    for (int32_t o = 0; o < c.out_c; ++o) {
+      const double s = scale * (1.0 + 3.0 * ((o * 5) % c.out_c) / c.out_c);
+      const Params p = params(0, s);
+      multipliers.data<int32_t>()[o] = static_cast<int32_t>(p.multiplier);
+      shifts.data<int32_t>()[o] = static_cast<int32_t>(p.shift);
+    }
+  }
+
+  int32_t weight_at(int32_t o, int32_t i, int32_t j, int32_t ci) const {
+    const int8_t* wd = weight.data<int8_t>();
+    return c.depthwise ? wd[(i * c.kernel_w + j) * c.out_c + o] : wd[((o * c.kernel_h + i) * c.kernel_w + j) * c.in_c + ci];
+  }
+
+  // The expected NHWC output into `want` ([N, OH, OW, C_out] int8).
+  void reference(TestTensor& want) const {
+    const int8_t* in = input.data<int8_t>();
+    const int32_t oh = c.out_h(), ow = c.out_w(), mult = c.out_c / c.in_c;
+    for (int32_t b = 0; b < c.n; ++b) {
+      for (int32_t y = 0; y < oh; ++y) {
+        for (int32_t x = 0; x < ow; ++x) {
+          for (int32_t o = 0; o < c.out_c; ++o) {
+            int64_t acc = bias.data<int32_t>()[o];
+            const int32_t first = c.depthwise ? o / mult : 0;
+            const int32_t last = c.depthwise ? first + 1 : c.in_c;
+            for (int32_t i = 0; i < c.kernel_h; ++i) {
+              const int32_t iy = y * c.stride_h - c.pad_h + i * c.dil_h;
+              for (int32_t j = 0; j < c.kernel_w; ++j) {
+                const int32_t ix = x * c.stride_w - c.pad_w + j * c.dil_w;
+                if (iy < 0 || iy >= c.h || ix < 0 || ix >= c.w) continue;
+                for (int32_t ci = first; ci < last; ++ci) {
+                  const int32_t v = in[((b * c.h + iy) * c.w + ix) * c.in_c + ci];
+                  acc += int64_t{v - c.input_zp} * weight_at(o, i, j, ci);
+                }
+              }
+            }
+            const Params p = {c.output_zp, multipliers.data<int32_t>()[o], shifts.data<int32_t>()[o]};
+            int64_t q = rescale(acc, p) + p.zero_point;
+            q = q < c.act_min ? c.act_min : (q > c.act_max ? c.act_max : q);
+            want.data<int8_t>()[((b * oh + y) * ow + x) * c.out_c + o] = static_cast<int8_t>(q);
+          }
+        }
+      }
+    }
+  }
+};
+
+}  // namespace testing
+}  // namespace kernels
+}  // namespace etarm

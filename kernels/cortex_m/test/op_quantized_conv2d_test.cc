@@ -1,0 +1,111 @@
+// cortex_m::quantized_conv2d.out against a plain integer reference (conv2d_reference.h): TOSA's CONV2D in NHWC with
+// OHWI weights, a per-channel RESCALE with single rounding, the output zero point and the fused activation's CLAMP.
+// Bit-exact on every CMSIS-NN code path, through each kernel arm_convolve_wrapper_s8 picks: arm_convolve_s8 (3x3,
+// strides, dilation, padding, batches), arm_convolve_1x1_s8_fast (1x1 stride 1), arm_convolve_1x1_s8 (1x1 stride 2)
+// and arm_convolve_1_x_n_s8 (a one-row image), each with the scratch buffer its size function asks for.
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "kernels/cortex_m/test/conv2d_reference.h"
+
+namespace {
+
+using namespace etarm::kernels::testing;
+
+constexpr const char* kOp = "cortex_m::quantized_conv2d.out";
+
+Error call(Conv2dData& d, TestTensor& input, TestTensor& out) {
+  const Conv2dCase& c = d.c;
+  return KernelCall(kOp)
+      .tensor(input).integer(c.input_zp).tensor(d.weight).tensor(d.bias).tensor(d.multipliers).tensor(d.shifts)
+      .ints({c.stride_h, c.stride_w}).ints({c.pad_h, c.pad_w}).ints({c.dil_h, c.dil_w})
+      .integer(c.output_zp).integer(c.act_min).integer(c.act_max).out(out).run();
+}
+
+void check(const Conv2dCase& c, uint32_t seed) {
+  // Per-channel scales for an output spread over the int8 range: |acc| grows with sqrt(taps).
+  const double scale = 0.006 / std::sqrt(static_cast<double>(c.kernel_h * c.kernel_w * c.in_c));
+  Conv2dData d(c, seed, scale);
+  TestTensor out(ScalarType::Char, {c.n, c.out_h(), c.out_w(), c.out_c});
+  TestTensor want(ScalarType::Char, {c.n, c.out_h(), c.out_w(), c.out_c});
+  ASSERT_EQ(call(d, d.input, out), Error::Ok);
+  d.reference(want);
+  EXPECT_TENSOR_EQ(out, want);
+}
+
+TEST(QuantizedConv2d, ThreeByThreePadded) {
+  Conv2dCase c{1, 8, 8, 3, 3, 3, 8};
+  c.pad_h = c.pad_w = 1;
+  c.input_zp = -17;
+  c.output_zp = 5;
+  check(c, 1);
+}
+
+TEST(QuantizedConv2d, StridesDilationAndBatches) {
+  Conv2dCase c{2, 11, 9, 5, 3, 2, 7};
+  c.stride_h = 2;
+  c.stride_w = 3;
+  c.pad_h = 2;
+  c.pad_w = 1;
+  c.dil_h = 2;
+  c.input_zp = 40;
+  c.output_zp = -3;
+  check(c, 2);
+}
+
+TEST(QuantizedConv2d, PointwiseFastAndStrided) {
+  Conv2dCase fast{1, 6, 5, 16, 1, 1, 12};  // arm_convolve_1x1_s8_fast
+  fast.input_zp = 3;
+  check(fast, 3);
+  Conv2dCase strided{2, 7, 7, 8, 1, 1, 4};  // arm_convolve_1x1_s8
+  strided.stride_h = strided.stride_w = 2;
+  strided.output_zp = -100;
+  check(strided, 4);
+}
+
+TEST(QuantizedConv2d, OneRowImage) {
+  Conv2dCase c{1, 1, 12, 8, 1, 3, 6};  // arm_convolve_1_x_n_s8: stride * C_in a multiple of 4
+  c.pad_w = 1;
+  c.input_zp = -128;
+  check(c, 5);
+}
+
+TEST(QuantizedConv2d, FusedActivationClamps) {
+  Conv2dCase c{1, 6, 6, 4, 3, 3, 5};
+  c.output_zp = -10;
+  c.act_min = -10;  // relu
+  c.act_max = 30;
+  check(c, 6);
+}
+
+TEST(QuantizedConv2d, RejectsBadArguments) {
+  Conv2dCase c{1, 5, 5, 4, 3, 3, 6};
+  Conv2dData d(c, 7, 0.001);
+  TestTensor out(ScalarType::Char, {1, 3, 3, 6});
+  TestTensor three_channels(ScalarType::Char, {1, 5, 5, 3});  // the weights want 4
+  EXPECT_EQ(call(d, three_channels, out), Error::InvalidArgument);
+  TestTensor floats(ScalarType::Float, {1, 5, 5, 4});
+  EXPECT_EQ(call(d, floats, out), Error::InvalidArgument);
+  TestTensor small(ScalarType::Char, {1, 2, 2, 4});  // smaller than the kernel
+  EXPECT_EQ(call(d, small, out), Error::InvalidArgument);
+  d.shifts.data<int32_t>()[2] = 1;  // a scale of 1 or more
+  EXPECT_EQ(call(d, d.input, out), Error::InvalidArgument);
+  d.shifts.data<int32_t>()[2] = -3;
+  EXPECT_EQ(call(d, d.input, out), Error::Ok);
+  EXPECT_EQ(KernelCall(kOp).tensor(d.input).integer(0).tensor(d.weight).tensor(d.bias).tensor(d.multipliers)
+                .tensor(d.shifts).ints({0, 1}).ints({0, 0}).ints({1, 1}).integer(0).integer(-128).integer(127)
+                .out(out).run(),
+            Error::InvalidArgument);  // stride 0
+  TestTensor short_bias(ScalarType::Int, {5});
+  EXPECT_EQ(KernelCall(kOp).tensor(d.input).integer(0).tensor(d.weight).tensor(short_bias).tensor(d.multipliers)
+                .tensor(d.shifts).ints({1, 1}).ints({0, 0}).ints({1, 1}).integer(0).integer(-128).integer(127)
+                .out(out).run(),
+            Error::InvalidArgument);
+  EXPECT_EQ(KernelCall(kOp).tensor(d.input).integer(200).tensor(d.weight).tensor(d.bias).tensor(d.multipliers)
+                .tensor(d.shifts).ints({1, 1}).ints({0, 0}).ints({1, 1}).integer(0).integer(-128).integer(127)
+                .out(out).run(),
+            Error::InvalidArgument);  // input zero point beyond int8
+}
+
+}  // namespace

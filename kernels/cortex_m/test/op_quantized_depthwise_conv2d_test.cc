@@ -1,0 +1,101 @@
+// cortex_m::quantized_depthwise_conv2d.out against a plain integer reference (conv2d_reference.h): TOSA's
+// DEPTHWISE_CONV2D in NHWC with [1, KH, KW, C_out] weights, a per-channel RESCALE with single rounding, the output
+// zero point and the fused activation's CLAMP. Bit-exact on every CMSIS-NN code path, through each kernel
+// arm_depthwise_conv_wrapper_s8 picks: the 3x3 one (DSP builds; padding <= 1), arm_depthwise_conv_s8_opt (multiplier
+// 1, one image, with its scratch buffer), arm_depthwise_conv_s8 (multipliers > 1 (4: its own loop), dilation,
+// batches).
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "kernels/cortex_m/test/conv2d_reference.h"
+
+namespace {
+
+using namespace etarm::kernels::testing;
+
+constexpr const char* kOp = "cortex_m::quantized_depthwise_conv2d.out";
+
+Error call(Conv2dData& d, TestTensor& input, TestTensor& out, int64_t multiplier) {
+  const Conv2dCase& c = d.c;
+  return KernelCall(kOp)
+      .tensor(input).integer(c.input_zp).tensor(d.weight).tensor(d.bias).tensor(d.multipliers).tensor(d.shifts)
+      .ints({c.stride_h, c.stride_w}).ints({c.pad_h, c.pad_w}).ints({c.dil_h, c.dil_w}).integer(multiplier)
+      .integer(c.output_zp).integer(c.act_min).integer(c.act_max).out(out).run();
+}
+
+Conv2dCase depthwise(int32_t n, int32_t h, int32_t w, int32_t channels, int32_t kernel, int32_t multiplier) {
+  Conv2dCase c{n, h, w, channels, kernel, kernel, channels * multiplier};
+  c.depthwise = true;
+  return c;
+}
+
+void check(const Conv2dCase& c, uint32_t seed) {
+  Conv2dData d(c, seed, 0.006 / c.kernel_h);
+  TestTensor out(ScalarType::Char, {c.n, c.out_h(), c.out_w(), c.out_c});
+  TestTensor want(ScalarType::Char, {c.n, c.out_h(), c.out_w(), c.out_c});
+  ASSERT_EQ(call(d, d.input, out, c.out_c / c.in_c), Error::Ok);
+  d.reference(want);
+  EXPECT_TENSOR_EQ(out, want);
+}
+
+TEST(QuantizedDepthwiseConv2d, ThreeByThreePaddedOne) {
+  Conv2dCase c = depthwise(1, 9, 7, 8, 3, 1);
+  c.pad_h = c.pad_w = 1;
+  c.input_zp = -20;
+  c.output_zp = 7;
+  check(c, 1);
+  Conv2dCase odd = depthwise(1, 6, 6, 5, 3, 1);  // channels not a multiple of 4, stride 2
+  odd.stride_h = odd.stride_w = 2;
+  odd.pad_h = odd.pad_w = 1;
+  check(odd, 2);
+}
+
+TEST(QuantizedDepthwiseConv2d, FiveByFiveOptimised) {
+  Conv2dCase c = depthwise(1, 10, 10, 12, 5, 1);
+  c.pad_h = c.pad_w = 2;
+  c.input_zp = 33;
+  check(c, 3);
+}
+
+TEST(QuantizedDepthwiseConv2d, ChannelMultipliers) {
+  Conv2dCase two = depthwise(1, 8, 8, 3, 3, 2);
+  two.stride_h = two.stride_w = 2;
+  two.pad_h = two.pad_w = 1;
+  check(two, 4);
+  Conv2dCase four = depthwise(1, 5, 6, 2, 3, 4);
+  four.output_zp = -50;
+  check(four, 5);
+}
+
+TEST(QuantizedDepthwiseConv2d, DilationAndBatches) {
+  Conv2dCase c = depthwise(2, 9, 9, 6, 3, 1);
+  c.dil_h = c.dil_w = 2;
+  c.pad_h = 2;
+  c.input_zp = -128;
+  check(c, 6);
+}
+
+TEST(QuantizedDepthwiseConv2d, FusedActivationClamps) {
+  Conv2dCase c = depthwise(1, 6, 6, 8, 3, 1);
+  c.pad_h = c.pad_w = 1;
+  c.output_zp = -128;
+  c.act_min = -128;
+  c.act_max = -20;  // relu6-like upper bound
+  check(c, 7);
+}
+
+TEST(QuantizedDepthwiseConv2d, RejectsBadArguments) {
+  Conv2dCase c = depthwise(1, 5, 5, 4, 3, 2);
+  Conv2dData d(c, 8, 0.002);
+  TestTensor out(ScalarType::Char, {1, 3, 3, 8});
+  EXPECT_EQ(call(d, d.input, out, 2), Error::Ok);
+  EXPECT_EQ(call(d, d.input, out, 1), Error::InvalidArgument);  // 4 * 1 != 8 channels
+  EXPECT_EQ(call(d, d.input, out, 0), Error::InvalidArgument);
+  TestTensor five_channels(ScalarType::Char, {1, 5, 5, 5});
+  EXPECT_EQ(call(d, five_channels, out, 2), Error::InvalidArgument);
+  d.multipliers.data<int32_t>()[0] = 0;
+  EXPECT_EQ(call(d, d.input, out, 2), Error::InvalidArgument);
+}
+
+}  // namespace

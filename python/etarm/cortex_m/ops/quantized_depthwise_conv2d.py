@@ -1,0 +1,30 @@
+"""cortex_m::quantized_depthwise_conv2d: each channel of an int8 NHWC input [N, H, W, C_in] convolved on its own
+with ``depth_multiplier`` filters: symmetric int8 weights [1, KH, KW, C_out], C_out = C_in * depth_multiplier, output
+channel o reading input channel o // depth_multiplier (torch's groups == C_in) -> int8 NHWC [N, OH, OW, C_out]
+(arm_depthwise_conv_wrapper_s8).
+
+The other arguments are quantized_conv2d's (per-output-channel requantization, [h, w] windows, output clamp).
+"""
+
+from __future__ import annotations
+
+from etarm.cortex_m.ops.convolution import WINDOW_ARGUMENTS, convolve_nhwc, output_nhwc
+from etarm.cortex_m.ops.library import define
+
+ARGUMENTS = (
+    "Tensor input, int input_zero_point, Tensor weight, Tensor bias, Tensor multipliers, Tensor shifts, "
+    f"{WINDOW_ARGUMENTS}, int depth_multiplier, int output_zero_point, int activation_min, int activation_max"
+)
+
+
+def quantized_depthwise_conv2d(x, x_zp, weight, bias, multipliers, shifts, stride, padding, dilation, mult, zp, lo, hi):
+    oihw = weight.permute(3, 0, 1, 2)  # [C_out, 1, KH, KW]
+    groups = x.shape[3]
+    return convolve_nhwc(x, x_zp, oihw, bias, multipliers, shifts, stride, padding, dilation, groups, zp, lo, hi)
+
+
+def _fake(x, x_zp, weight, bias, multipliers, shifts, stride, padding, dilation, mult, zp, lo, hi):
+    return output_nhwc(x, weight.shape[1:3], weight.shape[3], stride, padding, dilation)
+
+
+define("quantized_depthwise_conv2d", ARGUMENTS, quantized_depthwise_conv2d, _fake)

@@ -1,0 +1,31 @@
+"""QuantizedConv2dAsCmsisNn: a quantized nn.Conv2d with groups == 1 (int8 activations, int8 weights per tensor or
+per output channel, int32 bias) as cortex_m.quantized_conv2d, NHWC between two permutes, its weights stored in
+CMSIS-NN's OHWI layout (quantized_convolution.py says what is matched)."""
+
+from __future__ import annotations
+
+import torch
+from executorch.exir.dialects._ops import ops as exir_ops
+
+from etarm.cortex_m.passes.matching import NotLowered
+from etarm.cortex_m.passes.quantized_convolution import QuantizedConvolutionAsCmsisNn
+
+
+class QuantizedConv2dAsCmsisNn(QuantizedConvolutionAsCmsisNn):
+    """Replaces dequantize -> convolution (groups 1) [-> relu/hardtanh/clamp] -> quantize (int8) by
+    permute -> cortex_m.quantized_conv2d (arm_convolve_wrapper_s8) -> permute."""
+
+    target = exir_ops.edge.cortex_m.quantized_conv2d.default
+
+    def handles(self, groups: int, in_channels: int) -> bool:
+        # Depthwise ones (groups == in_channels > 1) are QuantizedDepthwiseConv2dAsCmsisNn's; other grouped ones
+        # get their reason here.
+        return groups == 1 or groups != in_channels
+
+    def cmsis_nn_weight(self, weight: torch.Tensor) -> torch.Tensor:
+        return weight.permute(0, 2, 3, 1)  # OIHW -> OHWI
+
+    def extra_arguments(self, groups: int, in_channels: int, out_channels: int) -> tuple:
+        if groups != 1:
+            raise NotLowered(f"a grouped convolution (groups={groups}, neither 1 nor the input's channels)")
+        return ()

@@ -1,0 +1,170 @@
+"""What the two convolution rewrites share (QuantizedConv2dAsCmsisNn, QuantizedDepthwiseConv2dAsCmsisNn).
+
+In the edge program a quantized nn.Conv2d is ``convolution(dq(x), dq(weight), dq(bias), ...)``, its weight and bias
+constants dequantized per tensor or per output channel. When its result is quantized to int8 directly, or through
+relu / relu6 / hardtanh / clamp with no quantize between, the whole becomes one NHWC cortex_m op between two
+permute_copy nodes (nhwc.py): the weights permuted into CMSIS-NN's layout once, here, a zero bias when there is
+none, one multiplier and shift per output channel, the activation as the output clamp.
+"""
+
+from __future__ import annotations
+
+import math
+
+import torch
+from executorch.backends.transforms.utils import create_constant_placeholder, delete_constant_placeholder
+from torch.export import ExportedProgram
+from torch.export.graph_signature import InputKind
+
+from etarm.cortex_m.passes.matching import (
+    REASON,
+    NotLowered,
+    activation_range,
+    constant,
+    constant_names,
+    int8_per_tensor,
+)
+from etarm.cortex_m.passes.nhwc import replace_by_nhwc_op
+from etarm.cortex_m.requantize import multiplier_and_shift
+from etarm.errors import EtarmError
+from etarm.op_names import op_name
+from etarm.passes.base import ProgramPass
+from etarm.passes.fold_quantize_nodes import constant_reader
+from etarm.tosa_ir.quant_params import is_dequantize, is_fused_activation, is_quantize, qparams_of
+
+CONVOLUTION = "aten.convolution.default"
+
+
+def groups_and_channels(convolution: torch.fx.Node) -> tuple[int, int]:
+    """(groups, input channels) of an aten.convolution node."""
+    return int(convolution.args[8]), int(convolution.args[0].meta["val"].shape[1])
+
+
+class QuantizedConvolutionAsCmsisNn(ProgramPass):
+    """The rewrite of one kind of quantized 2-D convolution into an NHWC cortex_m op (a subclass per kind)."""
+
+    target = None  # the exir op the subclass emits
+
+    def handles(self, groups: int, in_channels: int) -> bool:
+        """Whether this pass is the one that rewrites (or explains) a convolution with these groups."""
+        raise NotImplementedError
+
+    def cmsis_nn_weight(self, weight: torch.Tensor) -> torch.Tensor:
+        """torch's OIHW int8 weights in the layout the kernel takes."""
+        raise NotImplementedError
+
+    def extra_arguments(self, groups: int, in_channels: int, out_channels: int) -> tuple:
+        """The arguments after dilation and before the output zero point."""
+        return ()
+
+    def transform(self, graph_module: torch.fx.GraphModule, program: ExportedProgram | None) -> bool:
+        graph = graph_module.graph
+        convolutions = [
+            n
+            for n in graph.nodes
+            if n.op == "call_function" and op_name(n.target) == CONVOLUTION and self.handles(*groups_and_channels(n))
+        ]
+        changed = False
+        for convolution in convolutions:
+            try:
+                if program is None:
+                    raise NotLowered("its weights are not readable without the program")
+                self._replace(program, graph, convolution)
+                changed = True
+            except NotLowered as why:
+                convolution.meta[REASON] = str(why)
+        if changed:
+            graph.eliminate_dead_code()
+            for node in [n for n in graph.nodes if n.op == "placeholder" and not n.users]:
+                if node.name in constant_names(program):
+                    delete_constant_placeholder(program, node)
+        return changed
+
+    def _replace(self, program: ExportedProgram, graph: torch.fx.Graph, convolution: torch.fx.Node) -> None:
+        read = constant_reader(program)
+        dq_x, dq_weight, dq_bias, stride, padding, dilation, transposed, _, groups = convolution.args
+        if transposed:
+            raise NotLowered("a transposed convolution has no cortex_m kernel yet")
+        if len(convolution.args[0].meta["val"].shape) != 4:
+            raise NotLowered("only 2-D convolutions (4-D NCHW inputs) have a cortex_m kernel")
+        if not is_dequantize(dq_x) or not int8_per_tensor(qparams_of(dq_x)):
+            raise NotLowered("its input is not a dequantized int8 tensor with per-tensor parameters")
+        if not is_dequantize(dq_weight):
+            raise NotLowered("its weight is not a dequantized int8 constant")
+        w = qparams_of(dq_weight, read)
+        weight = constant(dq_weight.args[0], read, "weight")
+        if weight.dtype != torch.int8 or (w.per_channel and w.axis != 0):
+            raise NotLowered("its weight is not int8, per tensor or per output channel")
+        if any(int(z) != 0 for z in w.zero_points):
+            raise NotLowered("its weight is not symmetric (zero point 0)")
+
+        # The result quantized directly, or through one fused activation.
+        users = list(convolution.users)
+        activation = None
+        if len(users) == 1 and is_fused_activation(users[0]):
+            activation = users[0]
+            users = list(activation.users)
+        if len(users) != 1 or not is_quantize(users[0]):
+            raise NotLowered(
+                "its result is not quantized directly (a float consumer, or a quantize after the activation)"
+            )
+        quantize = users[0]
+        out = qparams_of(quantize)
+        if not int8_per_tensor(out):
+            raise NotLowered("its output is not int8 with per-tensor parameters over [-128, 127]")
+        act_min, act_max = activation_range(activation, out)
+
+        x = qparams_of(dq_x)
+        out_channels = weight.shape[0]
+        weight_scales = [float(s) for s in w.scales]
+        if len(weight_scales) == 1:
+            weight_scales *= out_channels
+        accumulator_scales = [x.scale * s for s in weight_scales]  # one int32 step of each output channel
+        bias = self._bias(dq_bias, read, accumulator_scales)
+        try:
+            params = [multiplier_and_shift(s / out.scale) for s in accumulator_scales]
+        except EtarmError as error:
+            raise NotLowered(str(error)) from error
+
+        in_channels = int(convolution.args[0].meta["val"].shape[1])
+        first_input = next(n for n in graph.nodes if n.op == "placeholder")
+        with graph.inserting_before(first_input):
+            weight_node, bias_node, multipliers, shifts = (
+                create_constant_placeholder(program, graph, f"{convolution.name}_{what}", InputKind.PARAMETER, value)
+                for what, value in (
+                    ("weight", self.cmsis_nn_weight(weight).contiguous()),
+                    ("bias", bias),
+                    ("multipliers", torch.tensor([m for m, _ in params], dtype=torch.int32)),
+                    ("shifts", torch.tensor([s for _, s in params], dtype=torch.int32)),
+                )
+            )
+        args = (
+            int(x.zero_point), weight_node, bias_node, multipliers, shifts,
+            [int(v) for v in stride], [int(v) for v in padding], [int(v) for v in dilation],
+            *self.extra_arguments(int(groups), in_channels, out_channels),
+            int(out.zero_point), act_min, act_max,
+        )  # fmt: skip
+        replace_by_nhwc_op(graph, quantize, self.target, dq_x.args[0], args)
+        for done in (activation, convolution):
+            if done is not None and not done.users:
+                graph.erase_node(done)
+
+    @staticmethod
+    def _bias(dq_bias, read, accumulator_scales: list[float]) -> torch.Tensor:
+        """The int32 bias constant (zeros without one), checked to be at the accumulator's scale."""
+        if dq_bias is None:
+            return torch.zeros(len(accumulator_scales), dtype=torch.int32)
+        if not is_dequantize(dq_bias):
+            raise NotLowered("its bias is not a dequantized int32 constant")
+        b = qparams_of(dq_bias, read)
+        bias = constant(dq_bias.args[0], read, "bias")
+        if bias.dtype != torch.int32 or bias.shape != (len(accumulator_scales),):
+            raise NotLowered("its bias is not int32 [out channels]")
+        bias_scales = [float(s) for s in b.scales]
+        if len(bias_scales) == 1:
+            bias_scales *= len(accumulator_scales)
+        if any(int(z) != 0 for z in b.zero_points) or not all(
+            math.isclose(bs, acc, rel_tol=1e-5) for bs, acc in zip(bias_scales, accumulator_scales)
+        ):
+            raise NotLowered("its bias is not quantized at input scale * weight scale with zero point 0")
+        return bias.contiguous()

@@ -1,0 +1,144 @@
+"""cortex_m.quantized_conv2d and quantized_depthwise_conv2d from the compiler's side: which convolutions become them
+(per-channel and per-tensor weights, activations fused as their clamp), their constants (weights in CMSIS-NN's
+layouts, per-channel multipliers/shifts), the layout permutes (only at the model's boundaries), the reasons for what
+stays portable, and their eager integer semantics against the PT2E model."""
+
+from __future__ import annotations
+
+import pathlib
+
+import pytest
+import torch
+from executorch.exir import EdgeCompileConfig, to_edge_transform_and_lower
+
+from etarm.compiler import compile_model, quantize_model
+from etarm.cortex_m import CortexMPassManager, CortexMQuantizer
+from etarm.models import load_model
+from etarm.op_names import op_name
+from etarm.passes.fold_quantize_nodes import constant_reader
+from etarm.pte import cpu_operators
+from etarm.quantization.quantization_config import get_symmetric_quantization_config
+
+SMALL_CNN = pathlib.Path(__file__).parent / "models" / "small_cnn.py"
+_CONV = "cortex_m.quantized_conv2d.default"
+_DEPTHWISE = "cortex_m.quantized_depthwise_conv2d.default"
+_PERMUTE = "aten.permute_copy.default"
+
+
+def _rewritten(model, inputs, quantizer=None):
+    quantized = quantize_model(model, inputs, quantizer or CortexMQuantizer())
+    edge = to_edge_transform_and_lower(
+        torch.export.export(quantized, inputs), compile_config=EdgeCompileConfig(_check_ir_validity=False)
+    )
+    return quantized, CortexMPassManager(edge.exported_program()).transform()
+
+
+def _calls(program, name=None):
+    nodes = [n for n in program.graph.nodes if n.op == "call_function"]
+    return [n for n in nodes if name is None or op_name(n.target) == name]
+
+
+def _constant(program, node):
+    value = constant_reader(program)(node)
+    assert value is not None, f"{node.name} is not a constant of the program"
+    return value
+
+
+def _within_one_step(got, expected):
+    step = float(torch.diff(expected.unique()).min())  # the output's quantization step
+    torch.testing.assert_close(got, expected, atol=step * 1.01, rtol=0)
+
+
+def test_small_cnn_runs_every_convolution_on_cmsis_nn_and_transposes_only_at_its_boundaries():
+    model, inputs = load_model(str(SMALL_CNN))
+    result = compile_model(model, inputs, "cortex-m55", quantize=True)
+    assert cpu_operators(result.pte) == [
+        "quantized_decomposed::quantize_per_tensor.out",
+        "aten::permute_copy.out",
+        "cortex_m::quantized_conv2d.out",
+        "cortex_m::quantized_depthwise_conv2d.out",
+        "quantized_decomposed::dequantize_per_tensor.out",
+    ]
+    cpu_ops = result.report["cpu_ops"]
+    assert not [e for e in cpu_ops if "convolution" in e["op"] or "relu" in e["op"] or "hardtanh" in e["op"]]
+    convs = [e["reason"] for e in cpu_ops if e["op"] in (_CONV, _DEPTHWISE)]
+    assert convs == ["cortex_m kernel (CMSIS-NN)"] * 3
+    permutes = [e["reason"] for e in cpu_ops if e["op"] == _PERMUTE]
+    assert len(permutes) == 2 and all("layout change" in r for r in permutes)  # the input's and the output's
+
+
+@pytest.mark.parametrize("per_channel", [True, False])
+def test_constants_are_in_cmsis_nn_layouts(per_channel):
+    model, inputs = load_model(str(SMALL_CNN))
+    quantizer = CortexMQuantizer().set_global(get_symmetric_quantization_config(is_per_channel=per_channel))
+    quantized, program = _rewritten(model, inputs, quantizer)
+    (conv, pointwise), (depthwise,) = _calls(program, _CONV), _calls(program, _DEPTHWISE)
+    # The first conv's weights: OHWI, the same int8 values torch's OIHW held.
+    weight = _constant(program, conv.args[2])
+    assert weight.dtype == torch.int8 and tuple(weight.shape) == (8, 3, 3, 3)
+    scale = (model.conv.weight.abs().amax(dim=(1, 2, 3)) if per_channel else model.conv.weight.abs().max()) / 127
+    expected = torch.round(model.conv.weight / scale.reshape(-1, 1, 1, 1)).clamp(-127, 127).permute(0, 2, 3, 1)
+    assert (weight.to(torch.float32) - expected).abs().max() <= 1
+    # Depthwise: [1, KH, KW, C_out], multiplier 2.
+    assert tuple(_constant(program, depthwise.args[2]).shape) == (1, 3, 3, 16)
+    assert depthwise.args[9] == 2
+    for node, channels in ((conv, 8), (depthwise, 16), (pointwise, 6)):
+        bias, m, s = (_constant(program, a) for a in node.args[3:6])
+        assert bias.dtype == m.dtype == s.dtype == torch.int32
+        assert bias.numel() == m.numel() == s.numel() == channels  # one per output channel, also per tensor
+        assert bool(((m >= 2**30) & (s <= 0) & (s >= -31)).all())
+    # relu and relu6 are the clamps of the ops before them (their output ranges start at the zero point).
+    assert conv.args[-2] == conv.args[-3] and depthwise.args[-2] == depthwise.args[-3]
+    assert tuple(pointwise.args[-2:]) == (-128, 127)
+    # NHWC from op to op: the only permutes are the input's and the output's.
+    permutes = _calls(program, _PERMUTE)
+    assert [list(p.args[1]) for p in permutes] == [[0, 2, 3, 1], [0, 3, 1, 2]]
+    assert conv.args[0] is permutes[0] and depthwise.args[0] is conv and pointwise.args[0] is depthwise
+    _within_one_step(program.module()(*inputs), quantized(*inputs))
+
+
+class _Branches(torch.nn.Module):
+    """A conv whose result also feeds a float op, a grouped (not depthwise) conv, a transposed conv and a conv1d."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = torch.nn.Conv2d(4, 4, 3, padding=1)
+        self.grouped = torch.nn.Conv2d(4, 8, 3, padding=1, groups=2)
+        self.transposed = torch.nn.ConvTranspose2d(4, 4, 2, stride=2)
+        self.conv1d = torch.nn.Conv1d(4, 4, 3)
+
+    def forward(self, x):
+        y = self.conv(x)
+        return self.grouped(y), torch.sigmoid(y), self.transposed(y), self.conv1d(x.flatten(2))
+
+
+def test_what_stays_portable_has_its_reason():
+    torch.manual_seed(1)
+    model, inputs = _Branches().eval(), (torch.randn(1, 4, 6, 6),)
+    quantized, program = _rewritten(model, inputs)
+    assert len(_calls(program, _CONV)) == 1  # conv: its quantized result feeds both the grouped conv and sigmoid
+    reasons = {n.name: n.meta.get("cortex_m_reason", "") for n in _calls(program) if "convolution" in str(n.target)}
+    assert len(reasons) == 3, reasons
+    assert sorted(reasons.values()) == sorted(
+        [
+            "a grouped convolution (groups=2, neither 1 nor the input's channels)",
+            "a transposed convolution has no cortex_m kernel yet",
+            "only 2-D convolutions (4-D NCHW inputs) have a cortex_m kernel",
+        ]
+    )
+    # The conv's NCHW result stays for the float ops beside it: its permute back is kept.
+    assert [list(p.args[1]) for p in _calls(program, _PERMUTE)] == [[0, 2, 3, 1], [0, 3, 1, 2]]
+    for got, expected in zip(program.module()(*inputs), quantized(*inputs)):
+        _within_one_step(got, expected)
+
+
+def test_float_convolution_is_left_with_its_reason():
+    model, inputs = load_model(str(SMALL_CNN))
+    program = to_edge_transform_and_lower(
+        torch.export.export(model, inputs), compile_config=EdgeCompileConfig(_check_ir_validity=False)
+    ).exported_program()
+    program = CortexMPassManager(program).transform()
+    convs = [n for n in _calls(program) if "convolution" in str(n.target)]
+    assert len(convs) == 3
+    assert all("not a dequantized int8 tensor" in n.meta["cortex_m_reason"] for n in convs)
+    assert not _calls(program, _PERMUTE)
