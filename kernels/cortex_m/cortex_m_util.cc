@@ -18,6 +18,23 @@ size_t outer_dims(const Tensor& a, const Tensor& b, const int32_t* sizes, size_t
   return dim - inner;
 }
 
+// An operand's zero point, multiplier and shift for quantized_extremum_out: its scale over the output's
+// may be 1 or more (a left shift), up to 2^29 as TOSA RESCALE allows.
+bool valid_extremum_operand(const Requantize& r) {
+  return r.zero_point >= INT8_MIN && r.zero_point <= INT8_MAX && r.multiplier > 0 && r.shift >= -31 && r.shift <= 29;
+}
+
+bool is_identity(const Requantize& r, int32_t output_zero_point) {
+  return r.multiplier == (1 << 30) && r.shift == 1 && r.zero_point == output_zero_point;
+}
+
+// round_half_up((q - zero_point) * multiplier * 2^(shift - 31)): |q - zp| < 2^9 and multiplier < 2^31,
+// so the product fits int64 and the result int64 for every shift up to 29.
+int64_t rescale_operand(int8_t q, const Requantize& r) {
+  const int32_t right = 31 - r.shift;
+  return ((static_cast<int64_t>(q) - r.zero_point) * r.multiplier + (int64_t{1} << (right - 1))) >> right;
+}
+
 bool int32_arg(Span<EValue*> stack, size_t i, int32_t* v) {
   int64_t value;
   if (!int_arg(stack, i, &value) || value < INT32_MIN || value > INT32_MAX) {
@@ -69,6 +86,47 @@ const char* int8_broadcast_blocks(const Tensor& a, const Tensor& b, const Tensor
   broadcast_strides(a, blocks->sizes, dim, blocks->a_strides);
   broadcast_strides(b, blocks->sizes, dim, blocks->b_strides);
   return nullptr;
+}
+
+void quantized_extremum_out(KernelRuntimeContext& ctx, Span<EValue*> stack, bool largest, const char* op) {
+  const Tensor* a = tensor_arg(stack, 0);
+  const Tensor* b = tensor_arg(stack, 4);
+  const Tensor* out = tensor_arg(stack, 9);
+  Requantize ra, rb;
+  int32_t zp_out;
+  ETARM_KERNEL_CHECK(
+      ctx,
+      stack.size() == 11 && a && b && out && requantize_args(stack, 1, &ra) && requantize_args(stack, 5, &rb) &&
+          int8_zero_point_arg(stack, 8, &zp_out),
+      "%s: bad arguments", op);
+  ETARM_KERNEL_CHECK(
+      ctx, valid_extremum_operand(ra) && valid_extremum_operand(rb), "%s: zero point, multiplier or shift out of range",
+      op);
+  BroadcastBlocks blocks;
+  const char* problem = int8_broadcast_blocks(*a, *b, *out, &blocks);
+  ETARM_KERNEL_CHECK(ctx, problem == nullptr, "%s: %s", op, problem);
+  const int8_t* pa = a->const_data_ptr<int8_t>();
+  const int8_t* pb = b->const_data_ptr<int8_t>();
+  int8_t* po = out->mutable_data_ptr<int8_t>();
+  const bool compare_as_is = is_identity(ra, zp_out) && is_identity(rb, zp_out);
+  BroadcastWalker w = blocks.walker();
+  for (ssize_t i = 0; i < blocks.count; ++i, w.next()) {
+    const int8_t* x = pa + w.a();
+    const int8_t* y = pb + w.b();
+    int8_t* o = po + i * blocks.length;
+    if (compare_as_is) {
+      for (int32_t j = 0; j < blocks.length; ++j) {
+        o[j] = largest ? (x[j] > y[j] ? x[j] : y[j]) : (x[j] < y[j] ? x[j] : y[j]);
+      }
+      continue;
+    }
+    for (int32_t j = 0; j < blocks.length; ++j) {
+      const int64_t u = rescale_operand(x[j], ra);
+      const int64_t v = rescale_operand(y[j], rb);
+      const int64_t q = (largest ? (u > v ? u : v) : (u < v ? u : v)) + zp_out;
+      o[j] = static_cast<int8_t>(q < INT8_MIN ? INT8_MIN : (q > INT8_MAX ? INT8_MAX : q));
+    }
+  }
 }
 
 } // namespace cortex_m

@@ -55,6 +55,19 @@ struct BroadcastBlocks {
 // rank, resizes out to their broadcast shape and cuts it into blocks; nullptr, or what is wrong.
 const char* int8_broadcast_blocks(const Tensor& a, const Tensor& b, const Tensor& out, BroadcastBlocks* blocks);
 
+// The kernels of cortex_m::quantized_minimum.out / quantized_maximum.out (`largest`), written here
+// since the CMSIS-NN snapshot has no arm_minimum_s8 / arm_maximum_s8; `op` names the kernel in errors.
+//   (Tensor self, int self_zero_point, int self_multiplier, int self_shift,
+//    Tensor other, int other_zero_point, int other_multiplier, int other_shift, int output_zero_point, *, out)
+// int8 out = clamp(pick(rq(self - self_zp, self_m, self_s), rq(other - other_zp, other_m, other_s)) + output_zp,
+//                  -128, 127)
+// with rq(x, m, s) = round_half_up(x * m * 2^(s - 31)), shift in [-31, 29] (each operand's scale over the
+// output's, also 1 or more): TOSA's RESCALE of each operand into the output, MINIMUM/MAXIMUM, one rounding
+// per operand (rounding is monotonic, so the extremum of the rounded values is the rounded extremum). When
+// both operands are already in output steps (multiplier 2^30, shift 1, the output's zero point: a scale of
+// exactly 1) the int8 values are compared as they are.
+void quantized_extremum_out(KernelRuntimeContext& ctx, Span<EValue*> stack, bool largest, const char* op);
+
 } // namespace cortex_m
 } // namespace kernels
 } // namespace etarm
