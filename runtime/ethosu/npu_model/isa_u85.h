@@ -242,6 +242,7 @@ enum class Broadcast : uint8_t {
   kCWH = 7,
   kScalar = 8,
 };
+enum class OfmScaleMode : uint8_t { kPerChannel = 0, kGlobal = 1 };
 enum class AccFormat : uint8_t { kInt32 = 0, kInt48 = 1 };
 enum class AccInput : uint8_t { kReset = 0, kKeep = 1, kIfm2 = 2 };
 enum class AccOutput : uint8_t { kEnable = 0, kDisable = 1 };

@@ -3,13 +3,13 @@
 // the run with kUnsupported naming the operation (run() adds the command and offset).
 #include "runtime/ethosu/npu_model/isa_u85.h"
 #include "runtime/ethosu/npu_model/npu_model.h"
+#include "runtime/ethosu/npu_model/operation_u85.h"
 
 namespace etarm {
 namespace ethosu {
 namespace npu_model {
 
 Status NpuModel::execute_u85(const Command& command, const Memory& memory) {
-  (void)memory;
   if (command.is_long) {
     if (command.opcode == static_cast<uint16_t>(u85::Cmd1::kBranch)) {
       return Status::error(Fault::kUnsupported, "branches are not modelled yet");
@@ -21,6 +21,7 @@ Status NpuModel::execute_u85(const Command& command, const Memory& memory) {
     regs_.write(command);
     return Status();
   }
+  const OperationContext ctx{regs_, memory, *accelerator_, workspace_, work_limit_};
   switch (static_cast<u85::Cmd0>(command.opcode)) {
     case u85::Cmd0::kIrq:
     case u85::Cmd0::kDmaWait:
@@ -30,8 +31,11 @@ Status NpuModel::execute_u85(const Command& command, const Memory& memory) {
       return Status();
     case u85::Cmd0::kElementwise:
       ++counts_.operations;
-      return Status::error(Fault::kUnsupported, "%s on Ethos-U85 is not modelled yet",
-                           u85::elementwise_mode_name(u85::param_field(command.param, u85::kElementwiseMode)));
+      return run_elementwise_u85(ctx, static_cast<u85::ElementwiseMode>(
+                                          u85::param_field(command.param, u85::kElementwiseMode)));
+    case u85::Cmd0::kDmaStart:
+      ++counts_.dmas;
+      return run_dma_u85(ctx);
     case u85::Cmd0::kPool:
       ++counts_.operations;
       return Status::error(Fault::kUnsupported, "%s on Ethos-U85 is not modelled yet",

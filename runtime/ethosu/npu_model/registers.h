@@ -6,6 +6,7 @@
 
 #include "runtime/ethosu/npu_model/command_stream.h"
 #include "runtime/ethosu/npu_model/isa.h"
+#include "runtime/ethosu/npu_model/isa_u85.h"
 
 namespace etarm {
 namespace ethosu {
@@ -35,11 +36,34 @@ class RegisterFile {
   }
   // Strides are 40-bit two's complement (a reversed OFM axis has a negative stride).
   int64_t stride(Cmd1 reg) const {
-    const uint64_t v = address(reg);
-    return (v & (uint64_t{1} << 39)) != 0 ? static_cast<int64_t>(v) - (int64_t{1} << 40) : static_cast<int64_t>(v);
+    return signed40(address(reg));
+  }
+
+  // The same by U85 opcode (isa_u85.h): both command sets index one register file.
+  uint16_t get(u85::Cmd0 reg) const {
+    return short_[static_cast<uint16_t>(reg) - kFirstRegisterOpcode];
+  }
+  uint64_t get(u85::Cmd1 reg) const {
+    return long_[static_cast<uint16_t>(reg) & 0xFF];
+  }
+  uint64_t address(u85::Cmd1 reg) const {
+    return get(reg) & ((uint64_t{1} << 40) - 1);
+  }
+  int64_t stride(u85::Cmd1 reg) const {
+    return signed40(address(reg));
+  }
+  uint32_t get(u85::Cmd0 reg, u85::Field f) const {
+    return u85::param_field(get(reg), f);
+  }
+  uint32_t get(u85::Cmd1 reg, u85::Field f) const {
+    return u85::value_field(get(reg), f);
   }
 
  private:
+  static int64_t signed40(uint64_t v) {
+    return (v & (uint64_t{1} << 39)) != 0 ? static_cast<int64_t>(v) - (int64_t{1} << 40) : static_cast<int64_t>(v);
+  }
+
   uint16_t short_[kNumOpcodes - kFirstRegisterOpcode];
   uint64_t long_[0x100];
 };

@@ -1,0 +1,151 @@
+// Ethos-U85 feature maps and output stage from the registers (operation_u85.h).
+#include "runtime/ethosu/npu_model/operation_u85.h"
+
+namespace etarm {
+namespace ethosu {
+namespace npu_model {
+namespace {
+
+struct OperandRegisters {
+  const char* name;
+  u85::Cmd0 region, height0_m1, height1_m1, width0_m1, zero_point, precision;
+  u85::Cmd1 base0, stride_x, stride_y, stride_c;
+  u85::Field is_signed, bits, format, storage;
+};
+
+OperandRegisters registers_of(Operand operand) {
+  switch (operand) {
+    case Operand::kIfm:
+      return {"IFM", u85::Cmd0::kIfmRegion, u85::Cmd0::kIfmHeight0M1, u85::Cmd0::kIfmHeight1M1, u85::Cmd0::kIfmWidth0M1,
+              u85::Cmd0::kIfmZeroPoint, u85::Cmd0::kIfmPrecision, u85::Cmd1::kIfmBase0, u85::Cmd1::kIfmStrideX, u85::Cmd1::kIfmStrideY,
+              u85::Cmd1::kIfmStrideC, u85::kIfmSigned, u85::kIfmPrecision, u85::kIfmFormat, u85::kIfmStorage};
+    case Operand::kIfm2:
+      return {"IFM2", u85::Cmd0::kIfm2Region, u85::Cmd0::kIfm2Height0M1, u85::Cmd0::kIfm2Height1M1, u85::Cmd0::kIfm2Width0M1,
+              u85::Cmd0::kIfm2ZeroPoint, u85::Cmd0::kIfm2Precision, u85::Cmd1::kIfm2Base0, u85::Cmd1::kIfm2StrideX, u85::Cmd1::kIfm2StrideY,
+              u85::Cmd1::kIfm2StrideC, u85::kIfmSigned, u85::kIfmPrecision, u85::kIfmFormat, u85::kIfmStorage};
+    case Operand::kOfm:
+    default:
+      return {"OFM", u85::Cmd0::kOfmRegion, u85::Cmd0::kOfmHeight0M1, u85::Cmd0::kOfmHeight1M1, u85::Cmd0::kOfmWidth0M1,
+              u85::Cmd0::kOfmZeroPoint, u85::Cmd0::kOfmPrecision, u85::Cmd1::kOfmBase0, u85::Cmd1::kOfmStrideX, u85::Cmd1::kOfmStrideY,
+              u85::Cmd1::kOfmStrideC, u85::kOfmSigned, u85::kOfmPrecision, u85::kOfmFormat, u85::kOfmStorage};
+  }
+}
+
+constexpr uint32_t kLutSlotBytes = 256;
+
+}  // namespace
+
+Status feature_map_u85(const RegisterFile& regs, const Memory& memory, Operand operand, FeatureMap* out) {
+  const OperandRegisters r = registers_of(operand);
+  const uint32_t storage = regs.get(r.precision, r.storage);
+  if (storage != static_cast<uint32_t>(u85::Storage::kTile2x2)) {
+    return Status::error(Fault::kUnsupported, "%s storage %u (%s) is not modelled yet", r.name,
+                         static_cast<unsigned>(storage),
+                         storage == static_cast<uint32_t>(u85::Storage::kChained) ? "a chained operation"
+                         : storage == static_cast<uint32_t>(u85::Storage::kNone)  ? "no storage"
+                                                                                   : "3x1 tiles");
+  }
+  if (operand == Operand::kOfm && (regs.get(u85::Cmd0::kOfmPrecision, u85::kOfmReverse) != 0 ||
+                                   regs.get(u85::Cmd0::kOfmPrecision, u85::kOfmTranspose) != 0)) {
+    return Status::error(Fault::kUnsupported, "reversed or transposed OFMs are not modelled yet");
+  }
+  FeatureMap fm{};
+  fm.name = r.name;
+  fm.region = regs.get(r.region, u85::kRegion);
+  for (int t = 0; t < 4; ++t) {
+    fm.base[t] = regs.address(static_cast<u85::Cmd1>(static_cast<uint16_t>(r.base0) + t));
+  }
+  fm.height0 = int64_t{regs.get(r.height0_m1)} + 1;
+  fm.height1 = int64_t{regs.get(r.height1_m1)} + 1;
+  fm.width0 = int64_t{regs.get(r.width0_m1)} + 1;
+  fm.stride_x = regs.stride(r.stride_x);
+  fm.stride_y = regs.stride(r.stride_y);
+  fm.stride_c = regs.stride(r.stride_c);
+  fm.is_signed = regs.get(r.precision, r.is_signed) != 0;
+  const uint32_t bits = regs.get(r.precision, r.bits);
+  if (bits == static_cast<uint32_t>(u85::Precision::k64)) {
+    return Status::error(Fault::kUnsupported, "%s precision is 64-bit, which is not modelled", r.name);
+  }
+  fm.elem_bytes = 1 << bits;
+  const uint32_t format = regs.get(r.precision, r.format);
+  if (format > static_cast<uint32_t>(u85::Format::kNhcwb16)) {
+    return Status::error(Fault::kMalformedStream, "%s format field is %u (only NHWC 0 and NHCWB16 1 exist)", r.name,
+                         static_cast<unsigned>(format));
+  }
+  fm.layout = format == 0 ? Layout::kNhwc : Layout::kNhcwb16;
+  const uint16_t zp = regs.get(r.zero_point);
+  fm.zero_point = fm.is_signed ? int32_t{static_cast<int16_t>(zp)} : int32_t{zp};
+  uint8_t* data = nullptr;
+  NPU_MODEL_RETURN_IF_ERROR(memory.bytes(fm.region, 0, 0, operand == Operand::kOfm, r.name, &data));
+  fm.data = memory.region(fm.region).data;
+  fm.size = memory.region(fm.region).size;
+  *out = fm;
+  return Status();
+}
+
+Status round_mode_u85(uint32_t mode, RoundMode* out) {
+  switch (static_cast<u85::OfmRoundMode>(mode)) {
+    case u85::OfmRoundMode::kNatural:
+      *out = RoundMode::kNatural;
+      return Status();
+    case u85::OfmRoundMode::kDoubleSymmetric:
+      *out = RoundMode::kDouble;
+      return Status();
+    case u85::OfmRoundMode::kTruncateToZero:
+      *out = RoundMode::kTruncate;
+      return Status();
+    default:
+      return Status::error(Fault::kUnsupported, "rounding mode %u is not modelled yet", static_cast<unsigned>(mode));
+  }
+}
+
+Status output_stage_u85(const OperationContext& ctx, OutputStage* out) {
+  const RegisterFile& regs = ctx.regs;
+  OutputStage s{};
+  NPU_MODEL_RETURN_IF_ERROR(feature_map_u85(regs, ctx.memory, Operand::kOfm, &s.ofm));
+  s.per_channel = regs.get(u85::Cmd0::kOfmPrecision, u85::kOfmScaleMode) ==
+                  static_cast<uint32_t>(u85::OfmScaleMode::kPerChannel);
+  if (regs.get(u85::Cmd1::kOfmScale, u85::kScaleDoubleRound) != 0) {
+    return Status::error(Fault::kUnsupported, "OFM_SCALE with a double-rounding shift is not modelled yet");
+  }
+  NPU_MODEL_RETURN_IF_ERROR(round_mode_u85(regs.get(u85::Cmd1::kOfmScale, u85::kOfmRoundMode), &s.round));
+  s.global_scale = static_cast<uint32_t>(regs.get(u85::Cmd1::kOfmScale)) & 0x7FFFFFFFu;
+  s.global_shift = regs.get(u85::Cmd1::kOfmScale, u85::kScaleShift);
+
+  s.lo = s.ofm.type_min();
+  s.hi = s.ofm.type_max();
+  if (regs.get(u85::Cmd0::kActivation, u85::kActivationClipRange) == static_cast<uint32_t>(u85::ClipRange::kOfmType)) {
+    const uint16_t act_min = regs.get(u85::Cmd0::kActivationMin);
+    const uint16_t act_max = regs.get(u85::Cmd0::kActivationMax);
+    const int64_t min_value = s.ofm.is_signed ? int64_t{static_cast<int16_t>(act_min)} : int64_t{act_min};
+    const int64_t max_value = s.ofm.is_signed ? int64_t{static_cast<int16_t>(act_max)} : int64_t{act_max};
+    s.lo = min_value > s.lo ? min_value : s.lo;
+    s.hi = max_value < s.hi ? max_value : s.hi;
+  }
+
+  const uint32_t function = regs.get(u85::Cmd0::kActivation, u85::kActivationFunction);
+  switch (static_cast<u85::ActivationFunction>(function)) {
+    case u85::ActivationFunction::kNone:
+      break;
+    case u85::ActivationFunction::kLutS8S8: {
+      if (s.ofm.elem_bytes != 1) {
+        return Status::error(Fault::kMalformedStream, "ACTIVATION %s on a %d-byte OFM",
+                             u85::activation_function_name(function), s.ofm.elem_bytes);
+      }
+      const uint32_t table = regs.get(u85::Cmd0::kActivation, u85::kActivationTable);
+      uint8_t* lut = nullptr;
+      NPU_MODEL_RETURN_IF_ERROR(ctx.memory.shram_bytes(table * kLutSlotBytes, kLutSlotBytes, "look-up table", &lut));
+      s.lut = lut;
+      break;
+    }
+    default:
+      return Status::error(Fault::kUnsupported, "ACTIVATION %s is not modelled yet",
+                           u85::activation_function_name(function));
+  }
+  *out = s;
+  return Status();
+}
+
+}  // namespace npu_model
+}  // namespace ethosu
+}  // namespace etarm

@@ -1,0 +1,36 @@
+// What Ethos-U85 operations share (the U85 counterparts of operation.h): feature maps and the
+// output stage read from U85's register fields, into the structures the U55 operations use
+// (FeatureMap, OutputStage), so the arithmetic and addressing code is shared. The operations
+// themselves live one per file (elementwise_u85.cc, dma_u85.cc).
+#pragma once
+
+#include "runtime/ethosu/npu_model/feature_map.h"
+#include "runtime/ethosu/npu_model/isa_u85.h"
+#include "runtime/ethosu/npu_model/operation.h"
+
+namespace etarm {
+namespace ethosu {
+namespace npu_model {
+
+// IFM, IFM2 or OFM from U85's registers: region, tiles, strides, precision, layout, zero
+// point. Storage other than plain tiles (chained operations, disabled output) and reversed
+// or transposed OFMs fail as not modelled.
+Status feature_map_u85(const RegisterFile& regs, const Memory& memory, Operand operand, FeatureMap* out);
+
+// The OFM side of an operation from U85's registers: OFM_SCALE (multiplier, shift and one of
+// U85's rounding modes), the OFM zero point, ACTIVATION's clip (ACTIVATION_MIN/MAX read as
+// 16-bit values of the OFM's signedness, or no clip but the OFM type's) and its int8 look-up
+// tables (LUT_S8_S8: table n is the n-th 256 bytes of the LUT RAM).
+Status output_stage_u85(const OperationContext& ctx, OutputStage* out);
+
+// A rounding mode of U85's OFM/IFM scale registers as the shared scaling code knows it: an
+// error for the modes the model does not implement yet.
+Status round_mode_u85(uint32_t ofm_round_mode, RoundMode* out);
+
+// The operations.
+Status run_elementwise_u85(const OperationContext& ctx, u85::ElementwiseMode mode);
+Status run_dma_u85(const OperationContext& ctx);
+
+}  // namespace npu_model
+}  // namespace ethosu
+}  // namespace etarm
