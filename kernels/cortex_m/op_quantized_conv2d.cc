@@ -11,7 +11,7 @@
 // arm_convolve_wrapper_s8, its scratch buffer from the method's temporary allocator.
 // python/etarm/cortex_m/passes/quantized_conv2d_as_cmsis_nn.py.
 #include "arm_nnfunctions.h"
-#include "kernels/cortex_m/conv2d_args.h"
+#include "kernels/cortex_m/window_args.h"
 
 namespace etarm {
 namespace kernels {

@@ -22,6 +22,7 @@ from etarm.quantization.quantization_config import get_symmetric_quantization_co
 SMALL_CNN = pathlib.Path(__file__).parent / "models" / "small_cnn.py"
 _CONV = "cortex_m.quantized_conv2d.default"
 _DEPTHWISE = "cortex_m.quantized_depthwise_conv2d.default"
+_MAX_POOL = "cortex_m.quantized_max_pool2d.default"
 _PERMUTE = "aten.permute_copy.default"
 
 
@@ -57,12 +58,14 @@ def test_small_cnn_runs_every_convolution_on_cmsis_nn_and_transposes_only_at_its
         "aten::permute_copy.out",
         "cortex_m::quantized_conv2d.out",
         "cortex_m::quantized_depthwise_conv2d.out",
+        "cortex_m::quantized_max_pool2d.out",
         "quantized_decomposed::dequantize_per_tensor.out",
     ]
     cpu_ops = result.report["cpu_ops"]
-    assert not [e for e in cpu_ops if "convolution" in e["op"] or "relu" in e["op"] or "hardtanh" in e["op"]]
-    convs = [e["reason"] for e in cpu_ops if e["op"] in (_CONV, _DEPTHWISE)]
-    assert convs == ["cortex_m kernel (CMSIS-NN)"] * 3
+    portable = ("aten.convolution", "aten.relu", "aten.hardtanh", "aten.max_pool")
+    assert not [e for e in cpu_ops if any(name in e["op"] for name in portable)]
+    lowered = [e["reason"] for e in cpu_ops if e["op"] in (_CONV, _DEPTHWISE, _MAX_POOL)]
+    assert lowered == ["cortex_m kernel (CMSIS-NN)"] * 4
     permutes = [e["reason"] for e in cpu_ops if e["op"] == _PERMUTE]
     assert len(permutes) == 2 and all("layout change" in r for r in permutes)  # the input's and the output's
 
@@ -93,12 +96,15 @@ def test_constants_are_in_cmsis_nn_layouts(per_channel):
     # NHWC from op to op: the only permutes are the input's and the output's.
     permutes = _calls(program, _PERMUTE)
     assert [list(p.args[1]) for p in permutes] == [[0, 2, 3, 1], [0, 3, 1, 2]]
-    assert conv.args[0] is permutes[0] and depthwise.args[0] is conv and pointwise.args[0] is depthwise
+    (pool,) = _calls(program, _MAX_POOL)
+    assert conv.args[0] is permutes[0] and depthwise.args[0] is conv and pool.args[0] is depthwise
+    assert pointwise.args[0] is pool and tuple(pool.args[1:]) == ([2, 2], [2, 2], [0, 0], -128, 127)
     _within_one_step(program.module()(*inputs), quantized(*inputs))
 
 
 class _Branches(torch.nn.Module):
-    """A conv whose result also feeds a float op, a grouped (not depthwise) conv, a transposed conv and a conv1d."""
+    """A conv whose result also feeds a float op, a grouped (not depthwise) conv, a transposed conv, a conv1d and a
+    dilated max pool."""
 
     def __init__(self):
         super().__init__()
@@ -109,7 +115,8 @@ class _Branches(torch.nn.Module):
 
     def forward(self, x):
         y = self.conv(x)
-        return self.grouped(y), torch.sigmoid(y), self.transposed(y), self.conv1d(x.flatten(2))
+        dilated = torch.nn.functional.max_pool2d(y, 2, dilation=2)
+        return self.grouped(y), torch.sigmoid(y), self.transposed(y), self.conv1d(x.flatten(2)), dilated
 
 
 def test_what_stays_portable_has_its_reason():
@@ -126,6 +133,8 @@ def test_what_stays_portable_has_its_reason():
             "only 2-D convolutions (4-D NCHW inputs) have a cortex_m kernel",
         ]
     )
+    (pool,) = [n for n in _calls(program) if "max_pool2d" in str(n.target)]
+    assert pool.meta["cortex_m_reason"] == "a dilated or ceil-mode max pool has no cortex_m kernel"
     # The conv's NCHW result stays for the float ops beside it: its permute back is kept.
     assert [list(p.args[1]) for p in _calls(program, _PERMUTE)] == [[0, 2, 3, 1], [0, 3, 1, 2]]
     for got, expected in zip(program.module()(*inputs), quantized(*inputs)):

@@ -12,6 +12,7 @@ from etarm.cortex_m.passes.quantized_add_as_cmsis_nn import QuantizedAddAsCmsisN
 from etarm.cortex_m.passes.quantized_conv2d_as_cmsis_nn import QuantizedConv2dAsCmsisNn
 from etarm.cortex_m.passes.quantized_depthwise_conv2d_as_cmsis_nn import QuantizedDepthwiseConv2dAsCmsisNn
 from etarm.cortex_m.passes.quantized_linear_as_cmsis_nn import QuantizedLinearAsCmsisNn
+from etarm.cortex_m.passes.quantized_max_pool2d_as_cmsis_nn import QuantizedMaxPool2dAsCmsisNn
 from etarm.cortex_m.passes.quantized_minimum_maximum_as_cortex_m import QuantizedMinimumMaximumAsCortexM
 from etarm.cortex_m.passes.quantized_mul_as_cmsis_nn import QuantizedMulAsCmsisNn
 from etarm.passes.base import Pass, Pipeline
@@ -25,6 +26,7 @@ def cortex_m_passes() -> list[Pass]:
         QuantizedLinearAsCmsisNn(),
         QuantizedConv2dAsCmsisNn(),
         QuantizedDepthwiseConv2dAsCmsisNn(),
+        QuantizedMaxPool2dAsCmsisNn(),
         # After every rewrite that wraps an NHWC op in permutes.
         CancelLayoutPermutes(),
     ]

@@ -1,6 +1,6 @@
 """A small NCHW CNN for the Cortex-M flow: conv -> relu -> depthwise (channel multiplier 2, stride 2) -> relu6 ->
-1x1 conv, on a 1x3x16x16 input. Every convolution becomes a cortex_m op on NHWC data; only the model's input and
-output are transposed (cortex_m::quantized_conv2d, cortex_m::quantized_depthwise_conv2d)."""
+2x2 max pool -> 1x1 conv, on a 1x3x16x16 input. Every op becomes a cortex_m op on NHWC data; only the model's input
+and output are transposed (cortex_m::quantized_conv2d, quantized_depthwise_conv2d, quantized_max_pool2d)."""
 
 import torch
 
@@ -15,6 +15,7 @@ class SmallCnn(torch.nn.Module):
     def forward(self, x):
         x = torch.relu(self.conv(x))
         x = torch.nn.functional.relu6(self.depthwise(x))
+        x = torch.nn.functional.max_pool2d(x, 2)
         return self.pointwise(x)
 
 

@@ -7,7 +7,7 @@ import torch
 from torch.export import ExportedProgram
 
 from etarm.op_names import op_name
-from etarm.tosa_ir.quant_params import QuantParams, is_dequantize, is_quantize, qparams_of
+from etarm.tosa_ir.quant_params import QuantParams, is_dequantize, is_fused_activation, is_quantize, qparams_of
 
 # node.meta key: why a node stays on a portable kernel (CortexMPartitioner reports it).
 REASON = "cortex_m_reason"
@@ -60,6 +60,21 @@ def replace_pattern(graph: torch.fx.Graph, node: torch.fx.Node, target, args) ->
     graph.erase_node(quantize)
     graph.erase_node(node)
     return replacement
+
+
+def quantized_result(node: torch.fx.Node) -> tuple[torch.fx.Node | None, torch.fx.Node]:
+    """(fused activation or None, quantize) when ``node``'s result is quantized directly or through one relu /
+    relu6 / hardtanh / clamp (the quantizer fuses them) to int8 per tensor."""
+    users = list(node.users)
+    activation = None
+    if len(users) == 1 and is_fused_activation(users[0]):
+        activation = users[0]
+        users = list(activation.users)
+    if len(users) != 1 or not is_quantize(users[0]):
+        raise NotLowered("its result is not quantized directly (a float consumer, or a quantize after the activation)")
+    if not int8_per_tensor(qparams_of(users[0])):
+        raise NotLowered("its output is not int8 with per-tensor parameters over [-128, 127]")
+    return activation, users[0]
 
 
 def activation_range(activation: torch.fx.Node | None, out: QuantParams) -> tuple[int, int]:

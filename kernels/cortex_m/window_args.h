@@ -1,4 +1,6 @@
-// The arguments cortex_m::quantized_conv2d and cortex_m::quantized_depthwise_conv2d share, read and checked once:
+// The arguments of the cortex_m kernels that slide a window over an NHWC image, read and checked once.
+//
+// cortex_m::quantized_conv2d and cortex_m::quantized_depthwise_conv2d:
 // an int8 NHWC input, an input zero point, int8 weights (the op's layout: [C_out, KH, KW, C_in] or
 // [1, KH, KW, C_out]), an int32 bias [C_out], int32 multipliers/shifts [C_out], stride/padding/dilation as [h, w],
 // then (after any op-specific ints) the output zero point, the clamp range and the NHWC int8 out tensor, resized
@@ -32,6 +34,21 @@ enum class OutChannelsAt { kFirst, kLast };
 // Reads the arguments from the stack (the output zero point at `output_at`, the clamp range and out after it),
 // checks them and resizes out. Returns nullptr, or what is wrong.
 const char* conv2d_args(Span<EValue*> stack, size_t output_at, OutChannelsAt layout, Conv2dArgs* a);
+
+// cortex_m::quantized_max_pool2d (and the other pools): an int8 NHWC input, kernel_size/stride/padding as [h, w]
+// (padding at most half the kernel, so every window holds a tap), the clamp range and the NHWC int8 out tensor,
+// resized to [N, OH, OW, C]. python/etarm/cortex_m/ops/quantized_max_pool2d.py.
+struct Pool2dArgs {
+  const Tensor* input;
+  Tensor* out;
+  int32_t activation_min, activation_max;
+  int32_t kernel_h, kernel_w, stride_h, stride_w, padding_h, padding_w;
+  int32_t n, in_h, in_w, c, out_h, out_w;
+};
+
+// Reads the arguments from the stack (input, kernel_size, stride, padding, activation_min, activation_max, out),
+// checks them and resizes out. Returns nullptr, or what is wrong.
+const char* pool2d_args(Span<EValue*> stack, Pool2dArgs* a);
 
 // CMSIS-NN's scratch buffer of `bytes` (its get_buffer_size answer for this build and these shapes) from the
 // method's temporary allocator: nullptr for 0 bytes; false when it cannot be had.

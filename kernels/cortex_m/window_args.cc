@@ -1,4 +1,4 @@
-#include "kernels/cortex_m/conv2d_args.h"
+#include "kernels/cortex_m/window_args.h"
 
 namespace etarm {
 namespace kernels {
@@ -117,6 +117,59 @@ const char* conv2d_args(Span<EValue*> stack, size_t output_at, OutChannelsAt lay
     return "bad output shape";
   }
   if (!has_data(*a->input) || !has_data(*a->weight) || !has_data(*a->out)) {
+    return "tensor without data";
+  }
+  return nullptr;
+}
+
+const char* pool2d_args(Span<EValue*> stack, Pool2dArgs* a) {
+  if (stack.size() != 8) {  // the arguments, out, and out again as the returned value
+    return "wrong number of arguments";
+  }
+  a->input = tensor_arg(stack, 0);
+  a->out = tensor_arg(stack, 6);
+  if (!a->input || !a->out || !pair(stack, 1, 1, &a->kernel_h, &a->kernel_w) ||
+      !pair(stack, 2, 1, &a->stride_h, &a->stride_w) || !pair(stack, 3, 0, &a->padding_h, &a->padding_w) ||
+      !int32_value(stack, 4, &a->activation_min) || !int32_value(stack, 5, &a->activation_max)) {
+    return "bad arguments (kernel size and stride >= 1, padding >= 0, each at most 65535)";
+  }
+  if (2 * a->padding_h > a->kernel_h || 2 * a->padding_w > a->kernel_w) {
+    return "padding beyond half the kernel (a window of padding only)";
+  }
+  if (a->input->scalar_type() != ScalarType::Char || a->out->scalar_type() != ScalarType::Char) {
+    return "int8 input and output only";
+  }
+  if (a->activation_min < INT8_MIN || a->activation_max > INT8_MAX || a->activation_min > a->activation_max) {
+    return "bad activation range";
+  }
+  if (a->input->dim() != 4 || a->out->dim() != 4) {
+    return "4-D NHWC input and output only";
+  }
+  for (ssize_t d = 0; d < 4; ++d) {
+    if (a->input->size(d) > UINT16_MAX) {
+      return "a dimension beyond 65535";
+    }
+  }
+  if (!contiguous(*a->input) || !contiguous(*a->out)) {
+    return "contiguous tensors only";
+  }
+  a->n = static_cast<int32_t>(a->input->size(0));
+  a->in_h = static_cast<int32_t>(a->input->size(1));
+  a->in_w = static_cast<int32_t>(a->input->size(2));
+  a->c = static_cast<int32_t>(a->input->size(3));
+  if (a->n == 0 || a->in_h == 0 || a->in_w == 0 || a->c == 0) {
+    return "empty input";
+  }
+  a->out_h = output_extent(a->in_h, a->kernel_h, a->stride_h, a->padding_h, 1);
+  a->out_w = output_extent(a->in_w, a->kernel_w, a->stride_w, a->padding_w, 1);
+  if (a->out_h == 0 || a->out_w == 0) {
+    return "the kernel does not fit the padded input";
+  }
+  const int32_t sizes[4] = {a->n, a->out_h, a->out_w, a->c};
+  if (!resize_out(*a->out, sizes, 4)) {
+    return "bad output shape";
+  }
+  if (!has_data(*a->input) || !has_data(*a->out)) {
     return "tensor without data";
   }
   return nullptr;
