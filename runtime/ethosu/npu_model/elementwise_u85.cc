@@ -136,7 +136,7 @@ Status run_elementwise_u85(const OperationContext& ctx, u85::ElementwiseMode mod
       }
     }
   }
-  return store_feature_map(out.ofm, ofm.h, ofm.w, ofm.c, result);
+  return store_ofm_u85(regs, out.ofm, ofm, result);
 }
 
 }  // namespace npu_model

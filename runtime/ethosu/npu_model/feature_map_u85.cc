@@ -45,9 +45,8 @@ Status feature_map_u85(const RegisterFile& regs, const Memory& memory, Operand o
                          : storage == static_cast<uint32_t>(u85::Storage::kNone)  ? "no storage"
                                                                                    : "3x1 tiles");
   }
-  if (operand == Operand::kOfm && (regs.get(u85::Cmd0::kOfmPrecision, u85::kOfmReverse) != 0 ||
-                                   regs.get(u85::Cmd0::kOfmPrecision, u85::kOfmTranspose) != 0)) {
-    return Status::error(Fault::kUnsupported, "reversed or transposed OFMs are not modelled yet");
+  if (operand == Operand::kOfm && regs.get(u85::Cmd0::kOfmPrecision, u85::kOfmReverse) != 0) {
+    return Status::error(Fault::kUnsupported, "reversed OFMs are not modelled yet");
   }
   FeatureMap fm{};
   fm.name = r.name;
@@ -80,6 +79,43 @@ Status feature_map_u85(const RegisterFile& regs, const Memory& memory, Operand o
   fm.data = memory.region(fm.region).data;
   fm.size = memory.region(fm.region).size;
   *out = fm;
+  return Status();
+}
+
+Status store_ofm_u85(const RegisterFile& regs, const FeatureMap& ofm, const OfmShape& shape, const int32_t* values) {
+  const uint32_t transpose = regs.get(u85::Cmd0::kOfmPrecision, u85::kOfmTranspose);
+  if (transpose == static_cast<uint32_t>(u85::Transpose::kHwc)) {
+    return store_feature_map(ofm, shape.h, shape.w, shape.c, values);
+  }
+  for (int64_t y = 0; y < shape.h; ++y) {
+    for (int64_t x = 0; x < shape.w; ++x) {
+      for (int64_t c = 0; c < shape.c; ++c) {
+        // The stored element's coordinates: the operation's axes in the order the code names.
+        int64_t at[3];
+        switch (static_cast<u85::Transpose>(transpose)) {
+          case u85::Transpose::kWhc:
+            at[0] = x, at[1] = y, at[2] = c;
+            break;
+          case u85::Transpose::kHcw:
+            at[0] = y, at[1] = c, at[2] = x;
+            break;
+          case u85::Transpose::kWch:
+            at[0] = x, at[1] = c, at[2] = y;
+            break;
+          case u85::Transpose::kChw:
+            at[0] = c, at[1] = y, at[2] = x;
+            break;
+          case u85::Transpose::kCwh:
+            at[0] = c, at[1] = x, at[2] = y;
+            break;
+          default:
+            return Status::error(Fault::kMalformedStream, "OFM_PRECISION has the reserved transpose %u",
+                                 static_cast<unsigned>(transpose));
+        }
+        NPU_MODEL_RETURN_IF_ERROR(ofm.write(at[0], at[1], at[2], *values++));
+      }
+    }
+  }
   return Status();
 }
 

@@ -38,8 +38,7 @@ Status NpuModel::execute_u85(const Command& command, const Memory& memory) {
       return run_dma_u85(ctx);
     case u85::Cmd0::kPool:
       ++counts_.operations;
-      return Status::error(Fault::kUnsupported, "%s on Ethos-U85 is not modelled yet",
-                           u85::pool_mode_name(u85::param_field(command.param, u85::kPoolMode)));
+      return run_pooling_u85(ctx, static_cast<u85::PoolMode>(u85::param_field(command.param, u85::kPoolMode)));
     default:
       return Status::error(Fault::kUnsupported, "not modelled yet on Ethos-U85");
   }

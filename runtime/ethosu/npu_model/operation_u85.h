@@ -14,7 +14,7 @@ namespace npu_model {
 
 // IFM, IFM2 or OFM from U85's registers: region, tiles, strides, precision, layout, zero
 // point. Storage other than plain tiles (chained operations, disabled output) and reversed
-// or transposed OFMs fail as not modelled.
+// OFMs fail as not modelled.
 Status feature_map_u85(const RegisterFile& regs, const Memory& memory, Operand operand, FeatureMap* out);
 
 // The OFM side of an operation from U85's registers: OFM_SCALE (multiplier, shift and one of
@@ -23,6 +23,11 @@ Status feature_map_u85(const RegisterFile& regs, const Memory& memory, Operand o
 // tables (LUT_S8_S8: table n is the n-th 256 bytes of the LUT RAM).
 Status output_stage_u85(const OperationContext& ctx, OutputStage* out);
 
+// Stores the operation's dense h x w x c result into the OFM, transposed as OFM_PRECISION
+// says: WCH stores the operation's element (y, x, c) at OFM (x, c, y), and so on for WHC,
+// HCW, CHW and CWH (how Vela turns NCHW into NHWC and implements permutes).
+Status store_ofm_u85(const RegisterFile& regs, const FeatureMap& ofm, const OfmShape& shape, const int32_t* values);
+
 // A rounding mode of U85's OFM/IFM scale registers as the shared scaling code knows it: an
 // error for the modes the model does not implement yet.
 Status round_mode_u85(uint32_t ofm_round_mode, RoundMode* out);
@@ -30,6 +35,7 @@ Status round_mode_u85(uint32_t ofm_round_mode, RoundMode* out);
 // The operations.
 Status run_elementwise_u85(const OperationContext& ctx, u85::ElementwiseMode mode);
 Status run_dma_u85(const OperationContext& ctx);
+Status run_pooling_u85(const OperationContext& ctx, u85::PoolMode mode);
 
 }  // namespace npu_model
 }  // namespace ethosu
