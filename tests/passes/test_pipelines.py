@@ -54,6 +54,7 @@ U55_ONLY = [
     "pad_strided_max_pools",
     "nearest_resizes_as_half_pixel",
     "extremum_casts_as_rescales",
+    "floor_shifts_as_rounded_shifts",
 ]
 U85_ONLY = ["transposes_at_lowest_rank", "pointwise_rows_as_batch"]
 ETHOSU_STAGES = {

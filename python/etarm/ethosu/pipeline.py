@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from etarm.ethosu.npu_rules import is_u55_class
 from etarm.ethosu.passes.extremum_casts_as_rescales import ExtremumCastsAsRescales
+from etarm.ethosu.passes.floor_shifts_as_rounded_shifts import FloorShiftsAsRoundedShifts
 from etarm.ethosu.passes.global_pools_as_sums import GlobalPoolsAsSums
 from etarm.ethosu.passes.narrow_transposes import NarrowTransposes
 from etarm.ethosu.passes.nearest_resizes_as_half_pixel import NearestResizesAsHalfPixel
@@ -43,6 +44,7 @@ def npu_rewrites(family: str) -> list[Pass]:
             PadStridedMaxPools(),
             NearestResizesAsHalfPixel(),
             ExtremumCastsAsRescales(),
+            FloorShiftsAsRoundedShifts(),
         ]
     return [
         ReductionsWithoutTransposes(family),

@@ -19,6 +19,8 @@ Ethos-U55/U65 only, so that the NPU can run it at all:
 - ``ExtremumCastsAsRescales``: the int32 -> int8/int16 CAST after a MAXIMUM/MINIMUM of
   widened int8/int16 values becomes a RESCALE (U55/U65 narrow only by RESCALE).
 - ``SumsInSteps``: REDUCE_SUM over more than 2**16 values in two steps.
+- ``FloorShiftsAsRoundedShifts``: an int32 ARITHMETIC_RIGHT_SHIFT by a constant that floors
+  becomes a rounding one of the value lowered by half a step (U55/U65 SHR cannot floor).
 
 Fewer cycles: ``ReductionsWithoutTransposes``, ``GlobalPoolsAsSums``, ``NarrowTransposes``,
 ``TrivialTransposesAsReshapes`` (all families), ``TransposesAtLowestRank`` and
