@@ -8,6 +8,7 @@ on the portable kernels (float between quantize/dequantize nodes).
 from __future__ import annotations
 
 from etarm.cortex_m.passes.cancel_layout_permutes import CancelLayoutPermutes
+from etarm.cortex_m.passes.quantized_avg_pool2d_as_cmsis_nn import QuantizedAvgPool2dAsCmsisNn
 from etarm.cortex_m.passes.quantized_add_as_cmsis_nn import QuantizedAddAsCmsisNn
 from etarm.cortex_m.passes.quantized_conv2d_as_cmsis_nn import QuantizedConv2dAsCmsisNn
 from etarm.cortex_m.passes.quantized_depthwise_conv2d_as_cmsis_nn import QuantizedDepthwiseConv2dAsCmsisNn
@@ -15,6 +16,7 @@ from etarm.cortex_m.passes.quantized_linear_as_cmsis_nn import QuantizedLinearAs
 from etarm.cortex_m.passes.quantized_max_pool2d_as_cmsis_nn import QuantizedMaxPool2dAsCmsisNn
 from etarm.cortex_m.passes.quantized_minimum_maximum_as_cortex_m import QuantizedMinimumMaximumAsCortexM
 from etarm.cortex_m.passes.quantized_mul_as_cmsis_nn import QuantizedMulAsCmsisNn
+from etarm.cortex_m.passes.quantized_softmax_as_cmsis_nn import QuantizedSoftmaxAsCmsisNn
 from etarm.passes.base import Pass, Pipeline
 
 
@@ -23,10 +25,12 @@ def cortex_m_passes() -> list[Pass]:
         QuantizedAddAsCmsisNn(),
         QuantizedMulAsCmsisNn(),
         QuantizedMinimumMaximumAsCortexM(),
+        QuantizedSoftmaxAsCmsisNn(),
         QuantizedLinearAsCmsisNn(),
         QuantizedConv2dAsCmsisNn(),
         QuantizedDepthwiseConv2dAsCmsisNn(),
         QuantizedMaxPool2dAsCmsisNn(),
+        QuantizedAvgPool2dAsCmsisNn(),
         # After every rewrite that wraps an NHWC op in permutes.
         CancelLayoutPermutes(),
     ]

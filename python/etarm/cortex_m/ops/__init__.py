@@ -2,8 +2,9 @@
 one op per file (library.py says what each defines). Importing this package defines them all."""
 
 from etarm.cortex_m.ops import quantized_add, quantized_linear, quantized_mul  # noqa: F401  (each defines its op)
-from etarm.cortex_m.ops import quantized_maximum, quantized_minimum  # noqa: F401
+from etarm.cortex_m.ops import quantized_maximum, quantized_minimum, quantized_softmax  # noqa: F401
 from etarm.cortex_m.ops import quantized_conv2d, quantized_depthwise_conv2d, quantized_max_pool2d  # noqa: F401
+from etarm.cortex_m.ops import quantized_avg_pool2d  # noqa: F401
 from etarm.cortex_m.ops.library import NAMESPACE
 
 __all__ = ["NAMESPACE"]
