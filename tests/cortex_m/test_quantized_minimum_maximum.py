@@ -36,6 +36,8 @@ def test_minimum_and_maximum_become_cortex_m_kernels():
     assert "cortex_m::quantized_minimum.out" in ops and "cortex_m::quantized_maximum.out" in ops
     assert not [op for op in ops if "minimum" in op and op.startswith("aten")]
     assert not [op for op in ops if "maximum" in op and op.startswith("aten")]
+    reasons = {entry["op"]: entry["reason"] for entry in result.report["cpu_ops"]}
+    assert reasons[_MIN] == reasons[_MAX] == "cortex_m kernel (the project's: CMSIS-NN has none)"
 
 
 def test_shared_parameters_are_a_scale_of_one_and_eager_matches_the_pt2e_model():

@@ -13,6 +13,7 @@ from torch.export import ExportedProgram
 
 from etarm.cortex_m.compile_spec import CortexMCompileSpec
 from etarm.cortex_m.ops import NAMESPACE
+from etarm.cortex_m.ops.library import WITHOUT_CMSIS_NN
 from etarm.cortex_m.passes.matching import REASON
 from etarm.op_names import op_name
 from etarm.tosa_ir.quant_params import is_qdq
@@ -21,6 +22,8 @@ from etarm.tosa_ir.quant_params import is_qdq
 def _reason(node: torch.fx.Node) -> str:
     name = op_name(node.target)
     if name.startswith(f"{NAMESPACE}."):
+        if name.split(".")[1] in WITHOUT_CMSIS_NN:
+            return "cortex_m kernel (the project's: CMSIS-NN has none)"
         return "cortex_m kernel (CMSIS-NN)"
     if REASON in node.meta:
         return f"portable kernel: {node.meta[REASON]}"

@@ -20,11 +20,16 @@ from torch.library import Library
 
 NAMESPACE = "cortex_m"
 LIBRARY = Library(NAMESPACE, "DEF")
+# The ops whose kernels the project writes (CMSIS-NN has none): the report says so.
+WITHOUT_CMSIS_NN: set[str] = set()
 
 
-def define(name: str, arguments: str, compute: Callable, fake: Callable) -> None:
+def define(name: str, arguments: str, compute: Callable, fake: Callable, cmsis_nn: bool = True) -> None:
     """Defines ``cortex_m::name(arguments) -> Tensor`` and its ``.out`` variant: ``compute`` is the
-    eager integer semantics, ``fake`` gives the result's shape and dtype without computing it."""
+    eager integer semantics, ``fake`` gives the result's shape and dtype without computing it;
+    ``cmsis_nn`` False for an op whose kernel is the project's own."""
+    if not cmsis_nn:
+        WITHOUT_CMSIS_NN.add(name)
     LIBRARY.define(f"{name}({arguments}) -> Tensor")
     LIBRARY.define(f"{name}.out({arguments}, *, Tensor(a!) out) -> Tensor(a!)")
 

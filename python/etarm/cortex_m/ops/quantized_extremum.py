@@ -34,4 +34,4 @@ def define_extremum(name: str, pick) -> None:
     def fake(a, a_zp, a_mult, a_shift, b, b_zp, b_mult, b_shift, out_zp):
         return torch.empty(torch.broadcast_shapes(a.shape, b.shape), dtype=torch.int8, device=a.device)
 
-    define(name, ARGUMENTS, compute, fake)
+    define(name, ARGUMENTS, compute, fake, cmsis_nn=False)
