@@ -35,9 +35,9 @@ enum class OutChannelsAt { kFirst, kLast };
 // checks them and resizes out. Returns nullptr, or what is wrong.
 const char* conv2d_args(Span<EValue*> stack, size_t output_at, OutChannelsAt layout, Conv2dArgs* a);
 
-// cortex_m::quantized_max_pool2d (and the other pools): an int8 NHWC input, kernel_size/stride/padding as [h, w]
-// (padding at most half the kernel, so every window holds a tap), the clamp range and the NHWC int8 out tensor,
-// resized to [N, OH, OW, C]. python/etarm/cortex_m/ops/quantized_max_pool2d.py.
+// cortex_m::quantized_max_pool2d and cortex_m::quantized_avg_pool2d: an int8 NHWC input, kernel_size, stride and
+// padding as [h, w] (padding at most half the kernel, so every window holds a tap), the clamp range and the NHWC int8
+// out tensor, resized to [N, OH, OW, C]. python/etarm/cortex_m/ops/quantized_max_pool2d.py.
 struct Pool2dArgs {
   const Tensor* input;
   Tensor* out;

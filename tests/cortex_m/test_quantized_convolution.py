@@ -23,6 +23,7 @@ SMALL_CNN = pathlib.Path(__file__).parent / "models" / "small_cnn.py"
 _CONV = "cortex_m.quantized_conv2d.default"
 _DEPTHWISE = "cortex_m.quantized_depthwise_conv2d.default"
 _MAX_POOL = "cortex_m.quantized_max_pool2d.default"
+_AVG_POOL = "cortex_m.quantized_avg_pool2d.default"
 _PERMUTE = "aten.permute_copy.default"
 
 
@@ -59,13 +60,14 @@ def test_small_cnn_runs_every_convolution_on_cmsis_nn_and_transposes_only_at_its
         "cortex_m::quantized_conv2d.out",
         "cortex_m::quantized_depthwise_conv2d.out",
         "cortex_m::quantized_max_pool2d.out",
+        "cortex_m::quantized_avg_pool2d.out",
         "quantized_decomposed::dequantize_per_tensor.out",
     ]
     cpu_ops = result.report["cpu_ops"]
-    portable = ("aten.convolution", "aten.relu", "aten.hardtanh", "aten.max_pool")
+    portable = ("aten.convolution", "aten.relu", "aten.hardtanh", "aten.max_pool", "aten.avg_pool")
     assert not [e for e in cpu_ops if any(name in e["op"] for name in portable)]
-    lowered = [e["reason"] for e in cpu_ops if e["op"] in (_CONV, _DEPTHWISE, _MAX_POOL)]
-    assert lowered == ["cortex_m kernel (CMSIS-NN)"] * 4
+    lowered = [e["reason"] for e in cpu_ops if e["op"] in (_CONV, _DEPTHWISE, _MAX_POOL, _AVG_POOL)]
+    assert lowered == ["cortex_m kernel (CMSIS-NN)"] * 5
     permutes = [e["reason"] for e in cpu_ops if e["op"] == _PERMUTE]
     assert len(permutes) == 2 and all("layout change" in r for r in permutes)  # the input's and the output's
 
@@ -99,12 +101,14 @@ def test_constants_are_in_cmsis_nn_layouts(per_channel):
     (pool,) = _calls(program, _MAX_POOL)
     assert conv.args[0] is permutes[0] and depthwise.args[0] is conv and pool.args[0] is depthwise
     assert pointwise.args[0] is pool and tuple(pool.args[1:]) == ([2, 2], [2, 2], [0, 0], -128, 127)
+    (average,) = _calls(program, _AVG_POOL)  # the quantizer shares its input's parameters with it
+    assert average.args[0] is pointwise and permutes[1].args[0] is average
     _within_one_step(program.module()(*inputs), quantized(*inputs))
 
 
 class _Branches(torch.nn.Module):
-    """A conv whose result also feeds a float op, a grouped (not depthwise) conv, a transposed conv, a conv1d and a
-    dilated max pool."""
+    """A conv whose result also feeds a float op, a grouped (not depthwise) conv, a transposed conv, a conv1d, a
+    dilated max pool and a padded average pool counting its padding (torch's default)."""
 
     def __init__(self):
         super().__init__()
@@ -116,7 +120,8 @@ class _Branches(torch.nn.Module):
     def forward(self, x):
         y = self.conv(x)
         dilated = torch.nn.functional.max_pool2d(y, 2, dilation=2)
-        return self.grouped(y), torch.sigmoid(y), self.transposed(y), self.conv1d(x.flatten(2)), dilated
+        padded = torch.nn.functional.avg_pool2d(y, 3, stride=1, padding=1)
+        return self.grouped(y), torch.sigmoid(y), self.transposed(y), self.conv1d(x.flatten(2)), dilated, padded
 
 
 def test_what_stays_portable_has_its_reason():
@@ -135,6 +140,8 @@ def test_what_stays_portable_has_its_reason():
     )
     (pool,) = [n for n in _calls(program) if "max_pool2d" in str(n.target)]
     assert pool.meta["cortex_m_reason"] == "a dilated or ceil-mode max pool has no cortex_m kernel"
+    (average,) = [n for n in _calls(program) if "avg_pool2d" in str(n.target)]
+    assert "counting its padding" in average.meta["cortex_m_reason"]
     # The conv's NCHW result stays for the float ops beside it: its permute back is kept.
     assert [list(p.args[1]) for p in _calls(program, _PERMUTE)] == [[0, 2, 3, 1], [0, 3, 1, 2]]
     for got, expected in zip(program.module()(*inputs), quantized(*inputs)):

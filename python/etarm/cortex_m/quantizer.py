@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from etarm.cortex_m.compile_spec import CortexMCompileSpec
 from etarm.errors import EtarmError
+from etarm.quantization.annotate_shared import annotate_shared
 from etarm.quantization.quantization_config import get_symmetric_quantization_config
 from etarm.quantization.quantizer import AnnotatingQuantizer
 
@@ -21,4 +22,7 @@ class CortexMQuantizer(AnnotatingQuantizer):
             raise EtarmError(f"CortexMQuantizer needs a CortexMCompileSpec, not {type(compile_spec).__name__}")
         self.compile_spec = compile_spec
         super().__init__(compile_spec.tosa_spec, compile_spec.pipeline())
+        # CMSIS-NN's average pool does not rescale: its output keeps the input's parameters (an average stays within
+        # its inputs' range), as for a max pool.
+        self.annotators = {**self.annotators, "aten.avg_pool2d.default": annotate_shared}
         self.set_global(get_symmetric_quantization_config())

@@ -1,6 +1,7 @@
 """A small NCHW CNN for the Cortex-M flow: conv -> relu -> depthwise (channel multiplier 2, stride 2) -> relu6 ->
-2x2 max pool -> 1x1 conv, on a 1x3x16x16 input. Every op becomes a cortex_m op on NHWC data; only the model's input
-and output are transposed (cortex_m::quantized_conv2d, quantized_depthwise_conv2d, quantized_max_pool2d)."""
+2x2 max pool -> 1x1 conv -> 2x2 average pool, on a 1x3x16x16 input. Every op becomes a cortex_m op on NHWC data;
+only the model's input and output are transposed (cortex_m::quantized_conv2d, quantized_depthwise_conv2d,
+quantized_max_pool2d, quantized_avg_pool2d)."""
 
 import torch
 
@@ -16,7 +17,7 @@ class SmallCnn(torch.nn.Module):
         x = torch.relu(self.conv(x))
         x = torch.nn.functional.relu6(self.depthwise(x))
         x = torch.nn.functional.max_pool2d(x, 2)
-        return self.pointwise(x)
+        return torch.nn.functional.avg_pool2d(self.pointwise(x), 2)
 
 
 torch.manual_seed(0)

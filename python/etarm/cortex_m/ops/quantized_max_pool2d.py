@@ -20,10 +20,15 @@ def quantized_max_pool2d(x, kernel_size, stride, padding, act_min, act_max):
     return pooled.permute(0, 2, 3, 1).clamp(act_min, act_max).to(torch.int8).contiguous()
 
 
-def _fake(x, kernel_size, stride, padding, act_min, act_max):
+def pooled_shape(x, kernel_size, stride, padding) -> tuple[int, ...]:
+    """[N, OH, OW, C] of a 2-D pool of the NHWC ``x`` (no ceil mode)."""
     n, h, w, c = x.shape
     size = [(e + 2 * p - k) // s + 1 for e, k, s, p in zip((h, w), kernel_size, stride, padding)]
-    return torch.empty((n, *size, c), dtype=torch.int8, device=x.device)
+    return (n, *size, c)
+
+
+def _fake(x, kernel_size, stride, padding, act_min, act_max):
+    return torch.empty(pooled_shape(x, kernel_size, stride, padding), dtype=torch.int8, device=x.device)
 
 
 define("quantized_max_pool2d", ARGUMENTS, quantized_max_pool2d, _fake)
