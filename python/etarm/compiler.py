@@ -216,6 +216,24 @@ def _cpu_ops(edge_program, rejections: dict[str, tuple[str, str]], delegate: boo
     return left
 
 
+# Namespaces of the ops ExecuTorch's portable kernels run.
+_PORTABLE_NAMESPACES = ("aten", "quantized_decomposed", "dim_order_ops")
+
+
+def _run_cpu_part_passes(pipeline, edge_program, cpu_ops: list[dict]) -> None:
+    """Runs the pipeline's passes on the program's CPU part; each CPU op they absorbed into an
+    op of another kernel library (e.g. ``cortex_m``) gets that library as its ``kernel``, the
+    others ``portable``."""
+    before = {node.name for node in edge_program.graph.nodes}
+    pipeline.run_program(Stage.CPU, edge_program)
+    after = {node.name: node for node in edge_program.graph.nodes}
+    new_ops = [op_name(n.target) for name, n in after.items() if name not in before and n.op == "call_function"]
+    libraries = sorted({op.split(".")[0] for op in new_ops} - set(_PORTABLE_NAMESPACES))
+    for entry in cpu_ops:
+        absorbed = entry["node"] not in after and libraries
+        entry["kernel"] = ", ".join(libraries) if absorbed else "portable"
+
+
 def check_quantize_option(target: str, spec: TosaSpecification | None, quantize: bool) -> None:
     """INT-only targets lower integer tensors: their models must be quantized (-q)."""
     if quantize and (spec is None or not spec.supports_int()):
@@ -238,6 +256,7 @@ def compile_model(
     strict_export: bool = False,
     etrecord: bool = False,
     bundleio: bool = False,
+    additional_checks: list | None = None,
 ) -> CompileResult:
     """Compiles ``model`` for ``target``; the report follows the contract in DESIGN.md.
 
@@ -253,10 +272,13 @@ def compile_model(
     ``bundleio``: also build a BundledProgram (``result.bpte``) holding the program, the example
     inputs, the outputs the program should compute (the float model's; for ``quantize``, the
     quantized model's) and the tolerance; the report's ``bundle`` describes it.
+    ``additional_checks``: the partitioner's extra rules (``EthosUPartitioner(spec,
+    additional_checks)``), each ``(node, tosa_spec) -> reason or None``; a reason keeps the node
+    on the CPU (for Ethos-U, a quantized one then runs as a cortex_m kernel where one exists).
     """
     timer = _Timer()
     model, example_inputs = _private_copies(model, example_inputs)
-    partitioner = make_partitioner(target, intermediates_dir, target_options, quantize)
+    partitioner = make_partitioner(target, intermediates_dir, target_options, quantize, additional_checks)
     compile_spec = partitioner.compile_spec
     pipeline = compile_spec.pipeline()
     tosa_spec = getattr(compile_spec, "tosa_spec", None)
@@ -284,6 +306,9 @@ def compile_model(
     debug_map = _debug_map(edge_program)
     outputs_from = _outputs_from(edge_program)
     cpu_ops = _cpu_ops(edge_program, partitioner.rejections, delegate)
+    if delegate and pipeline.stage(Stage.CPU):
+        with timer.stage("cpu_kernels"):
+            _run_cpu_part_passes(pipeline, edge_program, cpu_ops)
     # to_executorch rewrites the edge program in place; the ETRecord needs it as it was.
     edge_for_etrecord = copy.deepcopy(edge) if etrecord else None
     with timer.stage("to_executorch"):

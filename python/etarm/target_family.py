@@ -30,7 +30,7 @@ class TargetFamily:
     description: str
     # (target, options) -> the compile spec; options holds only this family's option names.
     compile_spec: Callable[[str, dict[str, Any]], Any]
-    partitioner: Callable[[Any], Partitioner]  # compile spec -> partitioner
+    partitioner: Callable[..., Partitioner]  # (compile spec, additional_checks) -> partitioner
     # (compile spec, options) -> the PT2E quantizer compile_model uses unless given one.
     default_quantizer: Callable[[Any, dict[str, Any]], Any]
     # The same for a model quantized first (-q), where it differs: one -t name for float and

@@ -61,9 +61,16 @@ def compile_spec_for(
 
 
 def make_partitioner(
-    target: str, intermediates_dir: str | None = None, options: dict[str, Any] | None = None, quantize: bool = False
+    target: str,
+    intermediates_dir: str | None = None,
+    options: dict[str, Any] | None = None,
+    quantize: bool = False,
+    additional_checks: list | None = None,
 ):
-    return family_of(target).partitioner(compile_spec_for(target, options, intermediates_dir, quantize))
+    """``additional_checks``: the user's own rules, each ``(node, tosa_spec) -> reason or None``
+    (a reason keeps the node on the CPU; the report gives it)."""
+    spec = compile_spec_for(target, options, intermediates_dir, quantize)
+    return family_of(target).partitioner(spec, additional_checks)
 
 
 def default_quantizer(target: str, compile_spec, options: dict[str, Any] | None = None):

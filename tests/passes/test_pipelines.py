@@ -13,6 +13,7 @@ import pytest
 import etarm.ethosu.passes
 import etarm.passes
 import etarm.vgf.passes
+from etarm.cortex_m.pipeline import cortex_m_passes
 from etarm.ethosu.compile_spec import NPU_TARGETS, EthosUCompileSpec
 from etarm.ethosu.npu_rules import is_u55_class
 from etarm.passes import base
@@ -33,6 +34,7 @@ TOSA_STAGES = {
     Stage.EXPORTED: ["make_kept_composite_outputs_contiguous"],
     Stage.TOSA: ["cancel_layout_changes"],
     Stage.BACKEND: [],
+    Stage.CPU: [],
 }
 INT64_NARROWING = [
     "convert_int64_const_ops_to_int32",
@@ -68,6 +70,8 @@ ETHOSU_STAGES = {
     ],
     Stage.EDGE: INT64_NARROWING + INT_EDGE,
     Stage.PARTITION: INT_PARTITION,
+    # What the NPU leaves on the CPU: the Cortex-M target's rewrites, in its order.
+    Stage.CPU: [p.name() for p in cortex_m_passes()],
 }
 
 EXPECTED = {
@@ -129,6 +133,11 @@ def test_describe_lists_every_stage_and_pass(target):
     for stage in Stage:  # a stage without passes says so
         if not stages.stage(stage):
             assert lines[lines.index(f"{stage.value}:") + 1] == "  (none)"
+
+
+def test_no_cortex_m_fallback_leaves_the_cpu_part_alone():
+    assert EthosUCompileSpec("ethos-u55-128", cortex_m_fallback=False).pipeline().stage(Stage.CPU) == []
+    assert pipeline("ethos-u85-256").stage(Stage.CPU) and pipeline("TOSA-1.0+INT").stage(Stage.CPU) == []
 
 
 def test_pipeline_rejects_passes_out_of_flow_order():

@@ -124,6 +124,7 @@ class EthosUCompileSpec:
     extra_flags: tuple[str, ...]
     config_ini: str
     intermediates_dir: str | None = None
+    cortex_m_fallback: bool = True
 
     def __init__(
         self,
@@ -133,6 +134,7 @@ class EthosUCompileSpec:
         extra_flags: "Sequence[str] | str" = (),
         config_ini: str | None = None,
         intermediates_dir: str | None = None,
+        cortex_m_fallback: bool = True,
     ):
         key = target.lower()
         if key not in NPU_TARGETS:
@@ -143,6 +145,8 @@ class EthosUCompileSpec:
         self.memory_mode = memory_mode or self.family.default_memory_mode
         self.extra_flags = _flags(extra_flags)
         self.intermediates_dir = intermediates_dir
+        # Quantized ops the NPU rejects run as cortex_m (CMSIS-NN) kernels on the CPU beside it.
+        self.cortex_m_fallback = cortex_m_fallback
         self._check_configuration()
 
     # --- what the target is -----------------------------------------------------------
@@ -170,7 +174,7 @@ class EthosUCompileSpec:
         return self
 
     def pipeline(self) -> Pipeline:
-        return ethosu_pipeline(self.target, self.family.key, self.tosa_spec)
+        return ethosu_pipeline(self.target, self.family.key, self.tosa_spec, self.cortex_m_fallback)
 
     # --- checks -------------------------------------------------------------------------
     def _check_configuration(self) -> None:

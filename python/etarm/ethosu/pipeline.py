@@ -2,7 +2,9 @@
 
 The TOSA INT pipeline, with the composites split before annotation where the quantizer
 asks for it, then the NPU family's rewrites of the lowered TOSA graph (ethosu/passes/),
-each bit-exact, before the TOSA checks and Vela.
+each bit-exact, before the TOSA checks and Vela. What the NPU rejects then runs on the
+Cortex-M beside it: the Cortex-M target's rewrites turn its quantized patterns into
+``cortex_m::`` (CMSIS-NN) kernels instead of float portable ones (``cpu_fallback``).
 """
 
 from __future__ import annotations
@@ -21,7 +23,8 @@ from etarm.ethosu.passes.subsample_strided_convolutions import SubsampleStridedC
 from etarm.ethosu.passes.sums_in_steps import SumsInSteps
 from etarm.ethosu.passes.transposes_at_lowest_rank import TransposesAtLowestRank
 from etarm.ethosu.passes.trivial_transposes_as_reshapes import TrivialTransposesAsReshapes
-from etarm.passes.base import Pass, Pipeline
+from etarm.cortex_m.pipeline import cortex_m_passes
+from etarm.passes.base import Pass, Pipeline, on_cpu_part
 from etarm.passes.divisions_as_reciprocal_products import DivisionsAsReciprocalProducts
 from etarm.passes.glus_as_sigmoid_products import GlusAsSigmoidProducts
 from etarm.passes.split_composites import SplitComposites
@@ -64,5 +67,6 @@ def before_annotation(family: str) -> list[Pass]:
     return [SplitComposites()]
 
 
-def ethosu_pipeline(target: str, family: str, tosa_spec: TosaSpecification) -> Pipeline:
-    return Pipeline(target, [*before_annotation(family), *tosa_passes(tosa_spec), *npu_rewrites(family)])
+def ethosu_pipeline(target: str, family: str, tosa_spec: TosaSpecification, cpu_fallback: bool = True) -> Pipeline:
+    cpu_part = on_cpu_part(cortex_m_passes()) if cpu_fallback else []
+    return Pipeline(target, [*before_annotation(family), *tosa_passes(tosa_spec), *npu_rewrites(family), *cpu_part])

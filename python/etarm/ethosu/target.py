@@ -18,6 +18,7 @@ def _compile_spec(target: str, options: dict) -> EthosUCompileSpec:
         system_config=options.get("system_config"),
         memory_mode=options.get("memory_mode"),
         config_ini=options.get("config"),
+        cortex_m_fallback=not options.get("no_cortex_m_fallback"),
     )
 
 
@@ -41,6 +42,11 @@ ETHOS_U = TargetFamily(
         TargetOption(
             "exact_composites",
             "Ethos-U55/U65: keep layer norm and attention whole (int32 inside) instead of int8 steps",
+            switch=True,
+        ),
+        TargetOption(
+            "no_cortex_m_fallback",
+            "keep quantized ops the NPU rejects on the portable kernels (in float) instead of cortex_m (CMSIS-NN) kernels",
             switch=True,
         ),
     ),

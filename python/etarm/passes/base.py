@@ -12,7 +12,9 @@ the base of its stage:
   visited. It is an ExecuTorch pass too, so users can hand it to
   ``to_edge_transform_and_lower(transform_passes=...)``;
 - ``TosaPass``: the lowered TOSA graph (clean-up), then the target's own rewrites
-  before its backend compiler.
+  before its backend compiler;
+- ``ProgramPass`` again, on the program's CPU part once the partitions are taken
+  (``on_cpu_part``): e.g. Ethos-U programs run what the NPU rejects on Cortex-M kernels.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ class Stage(enum.Enum):
     PARTITION = "partition, before lowering"
     TOSA = "TOSA graph"
     BACKEND = "backend rewrites"
+    CPU = "the CPU part, after partitioning"
 
 
 _FLOW_ORDER = list(Stage)
@@ -126,6 +129,13 @@ class TosaPass(Pass):
     def run(self, graph: "TosaGraph") -> int:
         """Returns how many rewrites it made (the report counts the backend's)."""
         raise NotImplementedError
+
+
+def on_cpu_part(passes: Sequence[ProgramPass]) -> list[ProgramPass]:
+    """``passes`` (edge passes) run on what partitioning left on the CPU instead of before it."""
+    for program_pass in passes:
+        program_pass.stage = Stage.CPU
+    return list(passes)
 
 
 def _finish_graph(graph_module: torch.fx.GraphModule) -> None:
