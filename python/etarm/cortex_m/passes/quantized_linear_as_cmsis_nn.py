@@ -26,13 +26,14 @@ from etarm.cortex_m.passes.matching import (
     constant,
     constant_names,
     int8_per_tensor,
+    quantized_result,
 )
 from etarm.cortex_m.requantize import multiplier_and_shift
 from etarm.errors import EtarmError
 from etarm.op_names import op_name
 from etarm.passes.base import ProgramPass
 from etarm.passes.fold_quantize_nodes import constant_reader
-from etarm.tosa_ir.quant_params import is_dequantize, is_fused_activation, is_quantize, qparams_of
+from etarm.tosa_ir.quant_params import is_dequantize, qparams_of
 
 _ADDMM = "aten.addmm.default"
 _MM = "aten.mm.default"
@@ -106,19 +107,8 @@ class QuantizedLinearAsCmsisNn(ProgramPass):
             if len(unflatten) != 1 or op_name(unflatten[0].target) != _VIEW or list(unflatten[0].args[1]) != want:
                 raise NotLowered("its flattened result is not reshaped back to the input's leading dims")
             result = unflatten[0]
-        users = list(result.users)
-        activation = None
-        if len(users) == 1 and is_fused_activation(users[0]):
-            activation = users[0]
-            users = list(activation.users)
-        if len(users) != 1 or not is_quantize(users[0]):
-            raise NotLowered(
-                "its result is not quantized directly (a float consumer, or a quantize after the activation)"
-            )
-        quantize = users[0]
+        activation, quantize = quantized_result(result)
         out = qparams_of(quantize)
-        if not int8_per_tensor(out):
-            raise NotLowered("its output is not int8 with per-tensor parameters over [-128, 127]")
         act_min, act_max = activation_range(activation, out)
 
         x = qparams_of(dq_x)
