@@ -10,33 +10,8 @@ namespace etarm {
 namespace ethosu {
 namespace npu_model {
 
-Status run_convolution(const OperationContext& ctx, bool depthwise) {
-  const RegisterFile& regs = ctx.regs;
-  const OfmShape ofm = ofm_shape(regs);
-  KernelGeometry k;
-  NPU_MODEL_RETURN_IF_ERROR(kernel_geometry_from_registers(regs, ofm, &k));
-  OutputStage out;
-  NPU_MODEL_RETURN_IF_ERROR(output_stage_from_registers(ctx, &out));
-  FeatureMap ifm_map;
-  NPU_MODEL_RETURN_IF_ERROR(feature_map_from_registers(regs, ctx.memory, Operand::kIfm, &ifm_map));
-  const int64_t ifm_c = depthwise ? ofm.c : int64_t{regs.get(Cmd0::kIfmDepthM1)} + 1;
-  NPU_MODEL_RETURN_IF_ERROR(check_work(ctx, "convolution",
-                                       {static_cast<uint64_t>(ofm.h * ofm.w * ofm.c), static_cast<uint64_t>(k.taps_h),
-                                        static_cast<uint64_t>(k.taps_w), static_cast<uint64_t>(depthwise ? 1 : ifm_c)}));
-  NPU_MODEL_RETURN_IF_ERROR(check_work(ctx, "the IFM", {static_cast<uint64_t>(k.ifm_h),
-                                                        static_cast<uint64_t>(k.ifm_w), static_cast<uint64_t>(ifm_c)}));
-
-  int32_t* ifm = nullptr;
-  NPU_MODEL_RETURN_IF_ERROR(load_ifm(ctx, ifm_map, k, ifm_c, &ifm));
-  int16_t* weights = nullptr;
-  NPU_MODEL_RETURN_IF_ERROR(load_weights(ctx, depthwise, ofm.c, ifm_c, k, &weights));
-  ChannelScale* scales = nullptr;
-  if (out.per_channel) {
-    NPU_MODEL_RETURN_IF_ERROR(load_channel_scales(ctx, ofm.c, &scales));
-  }
-  int32_t* result = nullptr;
-  NPU_MODEL_RETURN_IF_ERROR(ctx.workspace.allocate(static_cast<size_t>(ofm.h * ofm.w * ofm.c), "OFM", &result));
-
+void convolve(const KernelGeometry& k, const OfmShape& ofm, bool depthwise, int64_t ifm_c, const int32_t* ifm,
+              const int16_t* weights, const ChannelScale* scales, const OutputStage& out, int32_t* result) {
   const int64_t weight_ic = depthwise ? 1 : ifm_c;
   int32_t* r = result;
   for (int64_t oy = 0; oy < ofm.h; ++oy) {
@@ -66,6 +41,36 @@ Status run_convolution(const OperationContext& ctx, bool depthwise) {
       }
     }
   }
+}
+
+Status run_convolution(const OperationContext& ctx, bool depthwise) {
+  const RegisterFile& regs = ctx.regs;
+  const OfmShape ofm = ofm_shape(regs);
+  KernelGeometry k;
+  NPU_MODEL_RETURN_IF_ERROR(kernel_geometry_from_registers(regs, ofm, &k));
+  OutputStage out;
+  NPU_MODEL_RETURN_IF_ERROR(output_stage_from_registers(ctx, &out));
+  FeatureMap ifm_map;
+  NPU_MODEL_RETURN_IF_ERROR(feature_map_from_registers(regs, ctx.memory, Operand::kIfm, &ifm_map));
+  const int64_t ifm_c = depthwise ? ofm.c : int64_t{regs.get(Cmd0::kIfmDepthM1)} + 1;
+  NPU_MODEL_RETURN_IF_ERROR(check_work(ctx, "convolution",
+                                       {static_cast<uint64_t>(ofm.h * ofm.w * ofm.c), static_cast<uint64_t>(k.taps_h),
+                                        static_cast<uint64_t>(k.taps_w), static_cast<uint64_t>(depthwise ? 1 : ifm_c)}));
+  NPU_MODEL_RETURN_IF_ERROR(check_work(ctx, "the IFM", {static_cast<uint64_t>(k.ifm_h),
+                                                        static_cast<uint64_t>(k.ifm_w), static_cast<uint64_t>(ifm_c)}));
+
+  int32_t* ifm = nullptr;
+  NPU_MODEL_RETURN_IF_ERROR(load_ifm(ctx, ifm_map, k, ifm_c, &ifm));
+  int16_t* weights = nullptr;
+  NPU_MODEL_RETURN_IF_ERROR(load_weights(ctx, depthwise, ofm.c, ifm_c, k, &weights));
+  ChannelScale* scales = nullptr;
+  if (out.per_channel) {
+    NPU_MODEL_RETURN_IF_ERROR(load_channel_scales(ctx, ofm.c, &scales));
+  }
+  int32_t* result = nullptr;
+  NPU_MODEL_RETURN_IF_ERROR(ctx.workspace.allocate(static_cast<size_t>(ofm.h * ofm.w * ofm.c), "OFM", &result));
+
+  convolve(k, ofm, depthwise, ifm_c, ifm, weights, scales, out, result);
   return store_feature_map(out.ofm, ofm.h, ofm.w, ofm.c, result);
 }
 

@@ -33,6 +33,10 @@ Status NpuModel::execute_u85(const Command& command, const Memory& memory) {
       ++counts_.operations;
       return run_elementwise_u85(ctx, static_cast<u85::ElementwiseMode>(
                                           u85::param_field(command.param, u85::kElementwiseMode)));
+    case u85::Cmd0::kConv:
+    case u85::Cmd0::kDepthwise:
+      ++counts_.operations;
+      return run_convolution_u85(ctx, command.opcode == static_cast<uint16_t>(u85::Cmd0::kDepthwise), command.param);
     case u85::Cmd0::kDmaStart:
       ++counts_.dmas;
       return run_dma_u85(ctx);

@@ -91,6 +91,12 @@ Status load_channel_scales(const OperationContext& ctx, int64_t channels, Channe
 Status load_weights(const OperationContext& ctx, bool depthwise, int64_t ofm_depth, int64_t ifm_depth,
                     const KernelGeometry& kernel, int16_t** out);
 
+// The arithmetic of a convolution (convolution.cc): `result` (ofm.h x ofm.w x ofm.c) from the
+// dense IFM (load_ifm), the weights [ofm][ky][kx][ifm] and the channel scales (nullptr: the
+// global scale).
+void convolve(const KernelGeometry& k, const OfmShape& ofm, bool depthwise, int64_t ifm_c, const int32_t* ifm,
+              const int16_t* weights, const ChannelScale* scales, const OutputStage& out, int32_t* result);
+
 // The operations.
 Status run_convolution(const OperationContext& ctx, bool depthwise);
 Status run_pooling(const OperationContext& ctx, PoolMode mode);

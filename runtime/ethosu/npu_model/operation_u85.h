@@ -1,7 +1,8 @@
 // What Ethos-U85 operations share (the U85 counterparts of operation.h): feature maps and the
 // output stage read from U85's register fields, into the structures the U55 operations use
 // (FeatureMap, OutputStage), so the arithmetic and addressing code is shared. The operations
-// themselves live one per file (elementwise_u85.cc, dma_u85.cc).
+// themselves live one per file (elementwise_u85.cc, pooling_u85.cc, convolution_u85.cc,
+// dma_u85.cc).
 #pragma once
 
 #include "runtime/ethosu/npu_model/feature_map.h"
@@ -36,6 +37,7 @@ Status round_mode_u85(uint32_t ofm_round_mode, RoundMode* out);
 Status run_elementwise_u85(const OperationContext& ctx, u85::ElementwiseMode mode);
 Status run_dma_u85(const OperationContext& ctx);
 Status run_pooling_u85(const OperationContext& ctx, u85::PoolMode mode);
+Status run_convolution_u85(const OperationContext& ctx, bool depthwise, uint16_t param);
 
 }  // namespace npu_model
 }  // namespace ethosu
