@@ -65,7 +65,7 @@ const char* int8_broadcast_blocks(const Tensor& a, const Tensor& b, const Tensor
 // output's, also 1 or more): TOSA's RESCALE of each operand into the output, MINIMUM/MAXIMUM, one rounding
 // per operand (rounding is monotonic, so the extremum of the rounded values is the rounded extremum). When
 // both operands are already in output steps (multiplier 2^30, shift 1, the output's zero point: a scale of
-// exactly 1) the int8 values are compared as they are.
+// exactly 1) the int8 values are compared as they are (16 at a time with MVE, scalar C elsewhere).
 void quantized_extremum_out(KernelRuntimeContext& ctx, Span<EValue*> stack, bool largest, const char* op);
 
 } // namespace cortex_m
