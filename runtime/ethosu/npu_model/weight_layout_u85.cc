@@ -17,8 +17,9 @@ void walk(const WeightLayoutU85& l, Visit visit) {
   const int ifm_ublock_depth =
       l.depthwise ? 1 : (l.part_kernel_first && l.ifm_16bit ? 8 : l.ifm_block_depth);
   const int tap_round = l.depthwise ? 10 : l.part_kernel_first ? (l.ifm_16bit ? 10 : 5) : 1;
-  const int stride_x = l.part_kernel_first ? l.stride_x : 1;
-  const int stride_y = l.part_kernel_first ? l.stride_y : 1;
+  // Depth-first streams ignore the stride; part-kernel-first and depthwise group taps by phase.
+  const int stride_x = l.part_kernel_first || l.depthwise ? l.stride_x : 1;
+  const int stride_y = l.part_kernel_first || l.depthwise ? l.stride_y : 1;
   const int decomp_x = 8 / l.dilation_x;
   const int decomp_y = 8 / l.dilation_y;
   const int dw_padding = (!l.ifm_16bit && l.macs <= 256) ? 0 : (l.macs <= 512 ? 2 : 6);

@@ -10,7 +10,7 @@
 //      for each IFM micro-block of the IFM block (8 channels for 16-bit part-kernel-first,
 //          else the whole block; one channel for depthwise),
 //       for each OFM micro-block of the OFM block,
-//        [part-kernel-first: for each stride phase (y, then x)]
+//        [part-kernel-first, depthwise: for each stride phase (y, then x)]
 //        for each tap of the sub-kernel (or of the phase), rows in order, each row
 //            alternating direction (odd rows right to left),
 //         for each group of 8 IFM channels of the micro-block (one channel for depthwise),
@@ -42,7 +42,7 @@ struct WeightLayoutU85 {
   int kernel_w;
   int dilation_x;
   int dilation_y;
-  int stride_x;  // only part-kernel-first orders taps by stride phase
+  int stride_x;  // part-kernel-first and depthwise order taps by stride phase
   int stride_y;
   int ofm_block_depth;
   int ifm_block_depth;
