@@ -3,6 +3,9 @@ instead of float portable ones (the Ethos-U pipeline's CPU-part stage), the repo
 kernel runs each CPU op, --no_cortex_m_fallback keeps the float ones, and the program runs on the
 host runtime with the delegate on the NPU model and the cortex_m kernel beside it."""
 
+import pathlib
+import runpy
+
 import numpy as np
 import pytest
 import torch
@@ -57,6 +60,17 @@ def test_a_convolution_the_npu_rejects_runs_as_a_cortex_m_kernel(model):
     kernels = {entry["op"]: entry["kernel"] for entry in result.report["cpu_ops"] if entry["reason"] == REASON}
     assert kernels == {"aten.convolution.default": "cortex_m"}
     assert "cpu_kernels" in result.report["timings_s"]
+
+
+def test_a_linear_too_wide_for_the_npu_runs_as_a_cortex_m_kernel():
+    """65540 input features: more channels than the NPU reads. It stays on the CPU with that
+    reason (instead of failing in Vela) and runs as cortex_m::quantized_linear."""
+    model_file = runpy.run_path(str(pathlib.Path(__file__).parent / "models" / "wide_linear.py"))
+    result = compile_model(model_file["ModelUnderTest"], model_file["ModelInputs"], TARGET, quantize=True)
+    operators = set(cpu_operators(result.pte))
+    assert "cortex_m::quantized_linear.out" in operators and "aten::addmm.out" not in operators
+    assert len(result.report["partitions"]) == 1  # the head
+    assert any(entry["kernel"] == "cortex_m" and "65536" in entry["reason"] for entry in result.report["cpu_ops"])
 
 
 def test_no_cortex_m_fallback_keeps_the_float_kernels(model):

@@ -202,12 +202,28 @@ def _adaptive_pool(node: torch.fx.Node, target: Target) -> str | None:
     return npu_rules.channels_reason(x[-3], "average pooling") if len(x) >= 3 else None
 
 
+def _linear(node: torch.fx.Node, target: Target) -> str | None:
+    """A linear layer is a convolution reading its input features as channels."""
+    x = _shape(node.args[0])
+    return npu_rules.channels_reason(x[-1], "the linear layer") if x else None
+
+
+_TRANSPOSES = ("aten.permute_copy.default", "aten.permute.default", "aten.t_copy.default", "aten.t.default")
+
+
+def _is_weight(node, target: Target) -> bool:
+    """A constant right-hand side, possibly transposed (a decomposed linear layer's weight)."""
+    if isinstance(node, torch.fx.Node) and node.op == "call_function" and op_name(node.target) in _TRANSPOSES:
+        node = node.args[0]
+    return target.is_constant(node)
+
+
 def _matmul(node: torch.fx.Node, target: Target) -> str | None:
     with_bias = op_name(node.target).startswith(("aten.addmm", "aten.baddbmm"))  # (bias, a, b)
     a, b = node.args[1:3] if with_bias else node.args[:2]
-    if target.is_constant(b):
-        return None  # constant right-hand sides are weights (lowered as convolutions)
     a_shape, b_shape = _shape(a), _shape(b)
+    if _is_weight(b, target):  # weights are lowered as convolutions
+        return npu_rules.channels_reason(a_shape[-1], "the matrix product with weights") if a_shape else None
     if len(a_shape) < 2 or len(b_shape) < 2:
         return None
     return npu_rules.matmul_reason(target.family, activation_dtype(node), a_shape[-1], b_shape[-1])
@@ -394,6 +410,7 @@ _RULES: dict[str, NodeRule] = {
     "aten.avg_pool1d.default": _pool("avg", 1),
     "aten.adaptive_avg_pool2d.default": _adaptive_pool,
     "aten._adaptive_avg_pool2d.default": _adaptive_pool,
+    "aten.linear.default": _linear,
     "aten.bmm.default": _matmul,
     "aten.mm.default": _matmul,
     "aten.matmul.default": _matmul,
