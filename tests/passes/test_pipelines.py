@@ -57,6 +57,7 @@ U55_ONLY = [
     "nearest_resizes_as_half_pixel",
     "extremum_casts_as_rescales",
     "floor_shifts_as_rounded_shifts",
+    "minima_as_complemented_maxima",
 ]
 U85_ONLY = ["transposes_at_lowest_rank", "pointwise_rows_as_batch"]
 ETHOSU_STAGES = {

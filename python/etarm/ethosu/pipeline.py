@@ -13,6 +13,7 @@ from etarm.ethosu.npu_rules import is_u55_class
 from etarm.ethosu.passes.extremum_casts_as_rescales import ExtremumCastsAsRescales
 from etarm.ethosu.passes.floor_shifts_as_rounded_shifts import FloorShiftsAsRoundedShifts
 from etarm.ethosu.passes.global_pools_as_sums import GlobalPoolsAsSums
+from etarm.ethosu.passes.minima_as_complemented_maxima import MinimaAsComplementedMaxima
 from etarm.ethosu.passes.narrow_transposes import NarrowTransposes
 from etarm.ethosu.passes.nearest_resizes_as_half_pixel import NearestResizesAsHalfPixel
 from etarm.ethosu.passes.pad_strided_convolutions import PadStridedConvolutions
@@ -34,7 +35,8 @@ from etarm.tosa_ir.specification import TosaSpecification
 
 def npu_rewrites(family: str) -> list[Pass]:
     """U55/U65 rewrites make the NPU run what it otherwise could not (strides above 3,
-    2x upsampling, long sums, int32 narrowing); the others only save cycles."""
+    2x upsampling, long sums, int32 narrowing) or compute what TOSA says where Vela 5.2.0 does
+    not (flooring shifts, reshaped min-reductions); the others only save cycles."""
     if is_u55_class(family):
         return [
             ReductionsWithoutTransposes(family),
@@ -48,6 +50,7 @@ def npu_rewrites(family: str) -> list[Pass]:
             NearestResizesAsHalfPixel(),
             ExtremumCastsAsRescales(),
             FloorShiftsAsRoundedShifts(),
+            MinimaAsComplementedMaxima(),
         ]
     return [
         ReductionsWithoutTransposes(family),

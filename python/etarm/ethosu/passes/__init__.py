@@ -21,6 +21,8 @@ Ethos-U55/U65 only, so that the NPU can run it at all:
 - ``SumsInSteps``: REDUCE_SUM over more than 2**16 values in two steps.
 - ``FloorShiftsAsRoundedShifts``: an int32 ARITHMETIC_RIGHT_SHIFT by a constant that floors
   becomes a rounding one of the value lowered by half a step (U55/U65 SHR cannot floor).
+- ``MinimaAsComplementedMaxima``: an int8 REDUCE_MIN read by a RESHAPE becomes a REDUCE_MAX
+  between two complementing TABLEs (Vela 5.2.0 miscompiles the reshaped min-reduction).
 
 Fewer cycles: ``ReductionsWithoutTransposes``, ``GlobalPoolsAsSums``, ``NarrowTransposes``,
 ``TrivialTransposesAsReshapes`` (all families), ``TransposesAtLowestRank`` and
