@@ -5,8 +5,10 @@ partitioner is stopped before Vela (TOSA-level checks) or reported with Vela's r
 and the ATen node it concerns.
 """
 
+import numpy as np
 import pytest
 import torch
+import tosa_serializer as ts
 from executorch.exir import EdgeCompileConfig, to_edge_transform_and_lower
 
 from etarm.compiler import compile_model
@@ -14,8 +16,12 @@ from etarm.errors import EtarmError
 from etarm.ethosu import EthosUCompileSpec, EthosUPartitioner, EthosUQuantizer, operator_support
 from etarm.ethosu import backend as ethosu_backend
 from etarm.models import load_model
+from etarm.npu_model import run_payload
 from etarm.quantization.pt2e_flow import quantize_program
 from etarm.quantizer import get_symmetric_a16w8_quantization_config, get_symmetric_quantization_config
+from etarm.testing.npu_model_reference import graph_payload
+from etarm.testing.tosa_graphs import graph_input, int16_graph
+from etarm.tosa.reference_model import run_tosa
 
 BOUNDARY_OPS = {"quantized_decomposed.quantize_per_tensor.default", "quantized_decomposed.dequantize_per_tensor.default"}
 
@@ -162,3 +168,35 @@ def test_quantization_is_required():
     model, inputs = load_model("mlp")
     with pytest.raises(EtarmError, match="target 'ethos-u55-128' runs integer models only: add -q"):
         compile_model(model, inputs, "ethos-u55-128")
+
+
+class IntegerProduct(torch.nn.Module):
+    """An int32 product of unbounded integer data, and an int32 sum beside it."""
+
+    def forward(self, x):
+        return x * torch.arange(3, 11, dtype=torch.int32), x + 1
+
+
+def test_the_npu_saturates_an_int32_product_tosa_wraps(tmp_path):
+    """TOSA 1.0 MUL with shift 0 keeps the low 32 bits of an overflowing int32 product; Vela's
+    program for it saturates on the NPU model: the reason int32 products stay off the NPU."""
+    graph = int16_graph()
+    x = graph_input(graph, (1, 8), ts.DType.INT32)
+    graph.mark_output(graph.binary(ts.Op.MUL, x, graph.const(np.full((1, 8), 3), ts.DType.INT32)))
+    values = np.array([[2**30, -(2**30), 7, -7, 2**31 - 1, -(2**31), 715827882, 715827883]], dtype=np.int32)
+    (got,) = run_payload(graph_payload(graph, "ethos-u55-128", str(tmp_path)), "ethos-u55-128", [values])
+    (want,) = run_tosa(graph.serialize(), [values])
+    np.testing.assert_array_equal(np.asarray(want).reshape(-1), (values.astype(np.int64) * 3).astype(np.int32).reshape(-1))
+    np.testing.assert_array_equal(got.reshape(-1), np.clip(values.astype(np.int64) * 3, -(2**31), 2**31 - 1).reshape(-1))
+
+
+@pytest.mark.parametrize("target", ["ethos-u55-128", "ethos-u85-256"])
+def test_int32_products_stay_on_cpu(target):
+    inputs = (torch.arange(-32, 32, dtype=torch.int32).reshape(8, 8) * 1000,)
+    report = compile_model(IntegerProduct().eval(), inputs, target, quantize=True).report
+    reasons = {op["op"]: op["reason"] for op in report["cpu_ops"]}
+    assert reasons["aten.mul.Tensor"] == (
+        f"{target}: aten.mul.Tensor of int32 values: TOSA wraps an overflowing int32 product, the NPU saturates it"
+    )
+    delegated = {op for partition in report["partitions"] for op in partition["aten_ops"]}
+    assert "aten.add.Tensor" in delegated and "aten.mul.Tensor" not in delegated  # the sum stays on the NPU

@@ -70,6 +70,17 @@ def int32_only_reason(family: str, dtype: str, what: str) -> str | None:
     return None
 
 
+def integer_product_reason(dtype: str, what: str) -> str | None:
+    """TOSA 1.0 MUL of int32 values with shift 0 keeps the low 32 bits of a product that
+    overflows (the specification's pseudocode and the reference model); the NPU's output stage
+    saturates it instead (measured on the Ethos-U55 NPU model: 2147483647 where TOSA gives
+    1864679492). Applied to every family: the U85 output stage also clamps to the OFM type (not
+    measured). Quantized products are not concerned: their operands are bounded int8/int16."""
+    if dtype == "int32":
+        return f"{what} of int32 values: TOSA wraps an overflowing int32 product, the NPU saturates it"
+    return None
+
+
 def reduce_extreme_reason(family: str, dtype: str, what: str) -> str | None:
     """REDUCE_MAX / REDUCE_MIN: int8 and int16 only on Ethos-U55/U65."""
     if is_u55_class(family) and dtype not in ("int8", "int16"):

@@ -390,6 +390,12 @@ def _reduce_extreme(node: torch.fx.Node, target: Target) -> str | None:
     return npu_rules.reduce_extreme_reason(target.family, dtype, op_name(node.target))
 
 
+def _integer_product(node: torch.fx.Node, target: Target) -> str | None:
+    if _is_quantized(node) or _value(node) is None:
+        return None  # quantized products multiply values the lowering bounds, which fit
+    return npu_rules.integer_product_reason(_dtype_name(_value(node).dtype), op_name(node.target))
+
+
 def _triangle(node: torch.fx.Node, target: Target) -> str | None:
     return npu_rules.u55_operator_reason(target.family, "SELECT", f"{op_name(node.target)} (a mask)")
 
@@ -444,6 +450,8 @@ _RULES: dict[str, NodeRule] = {
     "aten._log_softmax.default": _softmax,
     "aten.softmax.int": _softmax,
     "aten.log_softmax.int": _softmax,
+    "aten.mul.Tensor": _integer_product,
+    "aten.mul.Scalar": _integer_product,
     "aten.tril.default": _triangle,
     "aten.triu.default": _triangle,
     "aten.amax.default": _reduce_extreme,
