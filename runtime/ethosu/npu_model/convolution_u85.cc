@@ -4,9 +4,10 @@
 //                        byte 8 the shift (bits 0..5);
 //   48-bit accumulators: bytes 0..5 the bias, 6..7 the scale (15 bits), byte 8 the shift;
 // one 10-byte record per OFM channel (Vela pads the count to a multiple of 16). Rounding is
-// OFM_SCALE's. One weight decoder (ethos-u85-128/256), the standard weight format (SWD),
-// 8-bit IFMs; fast weights, 2:4 sparsity, matmul (weights from IFM2), chaining and several
-// weight decoders fail as not modelled.
+// OFM_SCALE's. One weight decoder (ethos-u85-128/256), the standard (mlw) or fast weight
+// format (fwd_decoder.h), 8-bit IFMs; 2:4 sparsity, matmul (weights from IFM2), chaining and
+// several weight decoders fail as not modelled.
+#include "runtime/ethosu/npu_model/fwd_decoder.h"
 #include "runtime/ethosu/npu_model/mlw_decoder.h"
 #include "runtime/ethosu/npu_model/operation_u85.h"
 #include "runtime/ethosu/npu_model/weight_layout_u85.h"
@@ -91,8 +92,6 @@ Status load_weights_u85(const OperationContext& ctx, bool depthwise, int64_t ofm
 
   int16_t* dense = nullptr;
   NPU_MODEL_RETURN_IF_ERROR(ctx.workspace.allocate(l.dense_size(), "weights", &dense));
-  MlwScratch* scratch = nullptr;
-  NPU_MODEL_RETURN_IF_ERROR(ctx.workspace.allocate(1, "weight decoder", &scratch));
   const size_t wanted = weight_stream_length_u85(l);
   int16_t* stream = nullptr;
   NPU_MODEL_RETURN_IF_ERROR(ctx.workspace.allocate(wanted, "weight stream", &stream));
@@ -101,8 +100,14 @@ Status load_weights_u85(const OperationContext& ctx, bool depthwise, int64_t ofm
   const uint64_t length = static_cast<uint32_t>(regs.get(u85::Cmd1::kWeightLength));
   uint8_t* bytes = nullptr;
   NPU_MODEL_RETURN_IF_ERROR(ctx.memory.bytes(region, base, length, false, "WEIGHT", &bytes));
-  size_t decoded = 0;
-  NPU_MODEL_RETURN_IF_ERROR(decode_mlw(bytes, length, stream, wanted, &decoded, scratch));
+  size_t decoded = wanted;
+  if (regs.get(u85::Cmd0::kWeightFormat, u85::kWeightFormat) == static_cast<uint32_t>(u85::WeightFormat::kFast)) {
+    NPU_MODEL_RETURN_IF_ERROR(decode_fwd(bytes, length, stream, wanted));
+  } else {
+    MlwScratch* scratch = nullptr;
+    NPU_MODEL_RETURN_IF_ERROR(ctx.workspace.allocate(1, "weight decoder", &scratch));
+    NPU_MODEL_RETURN_IF_ERROR(decode_mlw(bytes, length, stream, wanted, &decoded, scratch));
+  }
   NPU_MODEL_RETURN_IF_ERROR(place_weights_u85(l, stream, decoded, dense));
   *out = dense;
   return Status();
@@ -115,9 +120,8 @@ Status run_convolution_u85(const OperationContext& ctx, bool depthwise, uint16_t
   if (!depthwise && u85::param_field(param, u85::kConvWeightsIfm2) != 0) {
     return Status::error(Fault::kUnsupported, "matmul (weights from IFM2) is not modelled yet");
   }
-  if (regs.get(u85::Cmd0::kWeightFormat, u85::kWeightFormat) != static_cast<uint32_t>(u85::WeightFormat::kStandard) ||
-      regs.get(u85::Cmd0::kWeightFormat, u85::kWeightSparsity) != static_cast<uint32_t>(u85::WeightSparsity::kNone)) {
-    return Status::error(Fault::kUnsupported, "fast or 2:4 sparse weights are not modelled yet");
+  if (regs.get(u85::Cmd0::kWeightFormat, u85::kWeightSparsity) != static_cast<uint32_t>(u85::WeightSparsity::kNone)) {
+    return Status::error(Fault::kUnsupported, "2:4 sparse weights are not modelled yet");
   }
   if (ctx.accelerator.cores != 1) {
     return Status::error(Fault::kUnsupported, "%s's %d weight decoders are not modelled yet", ctx.accelerator.name,
