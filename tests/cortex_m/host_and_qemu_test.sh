@@ -1,19 +1,19 @@
 #!/usr/bin/env bash
-# Runs one bundled program on the Linux runner with the cortex_m kernels and as a Corstone-300
-# image (Cortex-M55, CMSIS-NN's MVE path) in QEMU: both must pass the bundle's check (within
-# one quantization step of the PT2E model) and print the same outputs and differences.
-#   host_and_qemu_test.sh RUNNER BUNDLE.bpte FIRMWARE.elf
+# Runs one bundled program on the Linux runner with the cortex_m kernels and as a board image in
+# QEMU (default the Corstone-300, mps3-an547): both must pass the bundle's check (within one
+# quantization step of the PT2E model) and print the same outputs and differences.
+#   host_and_qemu_test.sh RUNNER BUNDLE.bpte FIRMWARE.elf [QEMU_MACHINE]
 set -uo pipefail
-runner=$1 bundle=$2 firmware=$3
+runner=$1 bundle=$2 firmware=$3 machine=${4:-mps3-an547}
 fail() { echo "FAIL: $*"; exit 1; }
 
 host=$("$runner" "$bundle" 2>&1)
 host_status=$?
 echo "--- host runner"; echo "$host"
-board=$(timeout 300 qemu-system-arm -M mps3-an547 -nographic -monitor none -serial none \
+board=$(timeout 300 qemu-system-arm -M "$machine" -nographic -monitor none -serial none \
   -semihosting-config enable=on,target=native -kernel "$firmware" 2>&1)
 board_status=$?
-echo "--- Corstone-300 in QEMU"; echo "$board"
+echo "--- $machine in QEMU"; echo "$board"
 
 [ "$host_status" = 0 ] || fail "host runner: exit code $host_status"
 [ "$board_status" = 0 ] || fail "QEMU: exit code $board_status"

@@ -28,6 +28,7 @@ def test_add_becomes_the_cmsis_nn_kernel():
     model, inputs = _add()
     result = compile_model(model, inputs, "cortex-m55", quantize=True)
     assert cpu_operators(result.pte) == [
+        "cortex_m::cpu_variant.out",  # the CPU record, first
         "quantized_decomposed::quantize_per_tensor.out",
         "cortex_m::quantized_add.out",
         "quantized_decomposed::dequantize_per_tensor.out",

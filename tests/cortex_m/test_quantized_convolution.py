@@ -55,6 +55,7 @@ def test_small_cnn_runs_every_convolution_on_cmsis_nn_and_transposes_only_at_its
     model, inputs = load_model(str(SMALL_CNN))
     result = compile_model(model, inputs, "cortex-m55", quantize=True)
     assert cpu_operators(result.pte) == [
+        "cortex_m::cpu_variant.out",  # the CPU record, first
         "quantized_decomposed::quantize_per_tensor.out",
         "aten::permute_copy.out",
         "cortex_m::quantized_conv2d.out",

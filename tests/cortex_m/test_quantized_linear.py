@@ -49,6 +49,7 @@ def test_mlp_is_two_cmsis_nn_linears_with_the_relu_fused():
     model, inputs = load_model("mlp")
     result = compile_model(model, inputs, "cortex-m55", quantize=True)
     assert cpu_operators(result.pte) == [
+        "cortex_m::cpu_variant.out",  # the CPU record, first
         "quantized_decomposed::quantize_per_tensor.out",
         "cortex_m::quantized_linear.out",
         "quantized_decomposed::dequantize_per_tensor.out",

@@ -46,6 +46,7 @@ def _calls(program, name):
 def test_broadcast_mul_is_the_cmsis_nn_kernel_between_the_quantizes():
     result = compile_model(_Mul().eval(), _INPUTS, "cortex-m55", quantize=True)
     assert cpu_operators(result.pte) == [
+        "cortex_m::cpu_variant.out",  # the CPU record, first
         "quantized_decomposed::quantize_per_tensor.out",
         "cortex_m::quantized_mul.out",
         "quantized_decomposed::dequantize_per_tensor.out",

@@ -17,6 +17,7 @@ from etarm.cortex_m.passes.quantized_max_pool2d_as_cmsis_nn import QuantizedMaxP
 from etarm.cortex_m.passes.quantized_minimum_maximum_as_cortex_m import QuantizedMinimumMaximumAsCortexM
 from etarm.cortex_m.passes.quantized_mul_as_cmsis_nn import QuantizedMulAsCmsisNn
 from etarm.cortex_m.passes.quantized_softmax_as_cmsis_nn import QuantizedSoftmaxAsCmsisNn
+from etarm.cortex_m.passes.record_cpu_variant import RecordCpuVariant
 from etarm.passes.base import Pass, Pipeline
 
 
@@ -37,4 +38,5 @@ def cortex_m_passes() -> list[Pass]:
 
 
 def cortex_m_pipeline(target: str) -> Pipeline:
-    return Pipeline(target, cortex_m_passes())
+    # The CPU record is the Cortex-M target's own (an Ethos-U image's CPU is its board's).
+    return Pipeline(target, cortex_m_passes() + [RecordCpuVariant(target)])
