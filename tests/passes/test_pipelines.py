@@ -58,6 +58,7 @@ U55_ONLY = [
     "extremum_casts_as_rescales",
     "floor_shifts_as_rounded_shifts",
     "minima_as_complemented_maxima",
+    "rescales_before_slices_and_tiles",
 ]
 U85_ONLY = ["transposes_at_lowest_rank", "pointwise_rows_as_batch"]
 ETHOSU_STAGES = {

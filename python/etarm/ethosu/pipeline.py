@@ -20,6 +20,7 @@ from etarm.ethosu.passes.pad_strided_convolutions import PadStridedConvolutions
 from etarm.ethosu.passes.pad_strided_max_pools import PadStridedMaxPools
 from etarm.ethosu.passes.pointwise_rows_as_batch import PointwiseRowsAsBatch
 from etarm.ethosu.passes.reductions_without_transposes import ReductionsWithoutTransposes
+from etarm.ethosu.passes.rescales_before_slices_and_tiles import RescalesBeforeSlicesAndTiles
 from etarm.ethosu.passes.subsample_strided_convolutions import SubsampleStridedConvolutions
 from etarm.ethosu.passes.sums_in_steps import SumsInSteps
 from etarm.ethosu.passes.transposes_at_lowest_rank import TransposesAtLowestRank
@@ -36,7 +37,7 @@ from etarm.tosa_ir.specification import TosaSpecification
 def npu_rewrites(family: str) -> list[Pass]:
     """U55/U65 rewrites make the NPU run what it otherwise could not (strides above 3,
     2x upsampling, long sums, int32 narrowing) or compute what TOSA says where Vela 5.2.0 does
-    not (flooring shifts, reshaped min-reductions); the others only save cycles."""
+    not (flooring shifts, reshaped min-reductions, widened slices); the others only save cycles."""
     if is_u55_class(family):
         return [
             ReductionsWithoutTransposes(family),
@@ -51,6 +52,7 @@ def npu_rewrites(family: str) -> list[Pass]:
             ExtremumCastsAsRescales(),
             FloorShiftsAsRoundedShifts(),
             MinimaAsComplementedMaxima(),
+            RescalesBeforeSlicesAndTiles(),
         ]
     return [
         ReductionsWithoutTransposes(family),
