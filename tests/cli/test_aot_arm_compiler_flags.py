@@ -73,7 +73,7 @@ def test_config_names_a_custom_vela_ini(tmp_path):
     [
         (["--config", "vela.ini"], "etarm: error: --config applies to Ethos-U targets only, not 'TOSA-1.0+FP'"),
         (["--direct_drive"], "etarm: error: --direct_drive is not available: Ethos-U85 direct drive"),
-        (["--cortex-m-explicit-layout"], "etarm: error: --cortex-m-explicit-layout is not available"),
+        (["--cortex-m-explicit-layout"], "etarm: error: --cortex-m-explicit-layout applies to Cortex-M targets only"),
         (["-s", "no_such_library.so"], "etarm: error: --so_library 'no_such_library.so' does not exist"),
     ],
 )
@@ -81,6 +81,12 @@ def test_flags_that_do_not_apply_are_refused_in_one_line(tmp_path, flags, messag
     done = run_cli("compile", "-m", "add", "-t", "TOSA-1.0+FP", "-o", str(tmp_path / "x.pte"), *flags)
     assert done.returncode == 2
     assert done.stderr.strip().startswith(message) and len(done.stderr.strip().splitlines()) == 1, done.stderr
+
+
+def test_cortex_m_explicit_layout_is_accepted_for_cortex_m(tmp_path):
+    """etarm's Cortex-M pipeline always uses explicit permutes, what the peer's flag asks for."""
+    compile_ok("-m", "add", "-t", "cortex-m55", "-q", "--cortex-m-explicit-layout", "-o", str(tmp_path / "add.pte"))
+    assert (tmp_path / "add.pte").stat().st_size > 0
 
 
 def test_bundleio_writes_a_bpte_named_like_a_pte_and_reports_it(tmp_path, model_file):
