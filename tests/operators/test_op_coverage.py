@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import tempfile
+import zlib
 
 import etarm.operators  # noqa: F401  (registers every visitor)
 import numpy as np
@@ -24,6 +25,7 @@ from etarm.lowering.registry import registered_targets
 from etarm.quantizer import EthosUQuantizer, get_symmetric_quantization_config
 from etarm.pte import delegate_payloads
 from etarm.testing.op_coverage import FP, MATRIX, RUNS, TARGETS, VGF_INT, VGF_PROFILES
+from etarm.testing.npu_model_reference import npu_model_differences
 from etarm.testing.op_samples import FLOAT_SAMPLES, SAMPLES, OpSample
 from etarm.testing.quantized_reference import lower_and_run_quantized
 from etarm.testing.tosa_reference import assert_matches, lower_and_run
@@ -32,6 +34,9 @@ QDQ = frozenset(
     {"quantized_decomposed.quantize_per_tensor.default", "quantized_decomposed.dequantize_per_tensor.default"}
 )
 ETHOS_U = ("ethos-u55-128", "ethos-u85-256")
+# The Ethos-U targets the NPU model (etarm.npu_model) runs: their partitions must compute
+# exactly what their .tosa computes on the TOSA reference model.
+NPU_MODEL_TARGETS = ("ethos-u55-128",)
 FP_TOLERANCE = 1e-5  # atol and rtol, as assert_close_to_torch
 INT_MAX_LSB = 1.0  # as assert_quantized_close
 
@@ -47,6 +52,9 @@ class Compiled:
     numerics: dict[str, str | None]
     # Ethos-U: per partition, why the TOSA graph given to Vela is not valid TOSA (None: it is).
     invalid_tosa: list = dataclasses.field(default_factory=list)
+    # NPU_MODEL_TARGETS: where the partitions' streams on the NPU model differ from their .tosa,
+    # by (partition, output index or None for the whole partition).
+    npu_model_differences: dict = dataclasses.field(default_factory=dict)
 
 
 def _invalid_tosa(partition: dict) -> str | None:
@@ -56,6 +64,29 @@ def _invalid_tosa(partition: dict) -> str | None:
     with open(partition["tosa_file"], "rb") as f:
         _outputs, status = tosa_reference_model.run(f.read(), inputs)
     return None if status == tosa_reference_model.GraphStatus.TOSA_VALID else str(status)
+
+
+def _npu_model_differences(partitions: list[dict], target: str, sample_name: str) -> dict:
+    """(partition, output index or None for the whole partition) -> where the partition's
+    payload on the NPU model differs from its .tosa on the TOSA reference model."""
+    differences = {}
+    for index, partition in enumerate(partitions):
+        with open(partition["payload_file"], "rb") as payload, open(partition["tosa_file"], "rb") as tosa:
+            seed = zlib.crc32(f"{sample_name}/{target}/{index}".encode())
+            found = npu_model_differences(payload.read(), tosa.read(), target, seed)
+        differences.update({(index, output): lines for output, lines in found.items()})
+    return differences
+
+
+def npu_model_differences_of(compiled_sample: Compiled, report: dict, sample: OpSample, op: str) -> list[str]:
+    """The differences that concern ``op``'s output: its partition output's, and its partition's."""
+    source = report["outputs_from"][sample.ops.index(op)]
+    return [
+        f"partition {partition} output {output}: {line}" if output is not None else f"partition {partition}: {line}"
+        for (partition, output), lines in compiled_sample.npu_model_differences.items()
+        if source is None or (partition == source[0] and output in (None, source[1]))
+        for line in lines
+    ]
 
 
 def _fp_errors(run, ops) -> dict[str, str | None]:
@@ -100,7 +131,10 @@ def compiled(sample_name: str, target: str) -> Compiled:
             report = compile_model(
                 sample.module(), sample.inputs(), target, quantize=True, quantizer=quantizer, intermediates_dir=intermediates
             ).report
-            return Compiled(report, {}, [_invalid_tosa(partition) for partition in report["partitions"]])
+            invalid = [_invalid_tosa(partition) for partition in report["partitions"]]
+            on_model = target in NPU_MODEL_TARGETS and not any(invalid)
+            differences = _npu_model_differences(report["partitions"], target, sample_name) if on_model else {}
+            return Compiled(report, {}, invalid, differences)
     if target in VGF_PROFILES:
         result = compile_model(sample.module(), sample.inputs(), "vgf", quantize=target == VGF_INT)
         kinds = {(p.backend_id, p.data[:4]) for p in delegate_payloads(result.pte)}
@@ -170,6 +204,8 @@ def check(compiled_sample: Compiled, sample: OpSample, op: str, target: str, exp
         if target in ETHOS_U:
             invalid = [status for status in compiled_sample.invalid_tosa if status]
             assert not invalid, f"{op} on {target}: the TOSA graph given to Vela is not valid TOSA ({invalid})"
+            differences = npu_model_differences_of(compiled_sample, report, sample, op)
+            assert not differences, f"{op} on {target}: the NPU model differs from the TOSA reference: {differences}"
             if all(MATRIX[other].outcomes[target] == RUNS for other in sample.ops):
                 assert (
                     cpu_entries(report, target) == []
