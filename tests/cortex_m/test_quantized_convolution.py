@@ -24,7 +24,7 @@ _CONV = "cortex_m.quantized_conv2d.default"
 _DEPTHWISE = "cortex_m.quantized_depthwise_conv2d.default"
 _MAX_POOL = "cortex_m.quantized_max_pool2d.default"
 _AVG_POOL = "cortex_m.quantized_avg_pool2d.default"
-_PERMUTE = "aten.permute_copy.default"
+_TRANSPOSE = "cortex_m.transpose.default"  # the layout permutes, int8 copies
 
 
 def _rewritten(model, inputs, quantizer=None):
@@ -57,7 +57,7 @@ def test_small_cnn_runs_every_convolution_on_cmsis_nn_and_transposes_only_at_its
     assert cpu_operators(result.pte) == [
         "cortex_m::cpu_variant.out",  # the CPU record, first
         "quantized_decomposed::quantize_per_tensor.out",
-        "aten::permute_copy.out",
+        "cortex_m::transpose.out",
         "cortex_m::quantized_conv2d.out",
         "cortex_m::quantized_depthwise_conv2d.out",
         "cortex_m::quantized_max_pool2d.out",
@@ -69,8 +69,8 @@ def test_small_cnn_runs_every_convolution_on_cmsis_nn_and_transposes_only_at_its
     assert not [e for e in cpu_ops if any(name in e["op"] for name in portable)]
     lowered = [e["reason"] for e in cpu_ops if e["op"] in (_CONV, _DEPTHWISE, _MAX_POOL, _AVG_POOL)]
     assert lowered == ["cortex_m kernel (CMSIS-NN)"] * 5
-    permutes = [e["reason"] for e in cpu_ops if e["op"] == _PERMUTE]
-    assert len(permutes) == 2 and all("layout change" in r for r in permutes)  # the input's and the output's
+    transposes = [e["reason"] for e in cpu_ops if e["op"] == _TRANSPOSE]
+    assert transposes == ["cortex_m kernel (the project's: CMSIS-NN has none)"] * 2  # the input's and the output's
 
 
 @pytest.mark.parametrize("per_channel", [True, False])
@@ -97,7 +97,7 @@ def test_constants_are_in_cmsis_nn_layouts(per_channel):
     assert conv.args[-2] == conv.args[-3] and depthwise.args[-2] == depthwise.args[-3]
     assert tuple(pointwise.args[-2:]) == (-128, 127)
     # NHWC from op to op: the only permutes are the input's and the output's.
-    permutes = _calls(program, _PERMUTE)
+    permutes = _calls(program, _TRANSPOSE)
     assert [list(p.args[1]) for p in permutes] == [[0, 2, 3, 1], [0, 3, 1, 2]]
     (pool,) = _calls(program, _MAX_POOL)
     assert conv.args[0] is permutes[0] and depthwise.args[0] is conv and pool.args[0] is depthwise
@@ -144,7 +144,7 @@ def test_what_stays_portable_has_its_reason():
     (average,) = [n for n in _calls(program) if "avg_pool2d" in str(n.target)]
     assert "counting its padding" in average.meta["cortex_m_reason"]
     # The conv's NCHW result stays for the float ops beside it: its permute back is kept.
-    assert [list(p.args[1]) for p in _calls(program, _PERMUTE)] == [[0, 2, 3, 1], [0, 3, 1, 2]]
+    assert [list(p.args[1]) for p in _calls(program, _TRANSPOSE)] == [[0, 2, 3, 1], [0, 3, 1, 2]]
     for got, expected in zip(program.module()(*inputs), quantized(*inputs)):
         _within_one_step(got, expected)
 
@@ -158,4 +158,4 @@ def test_float_convolution_is_left_with_its_reason():
     convs = [n for n in _calls(program) if "convolution" in str(n.target)]
     assert len(convs) == 3
     assert all("not a dequantized int8 tensor" in n.meta["cortex_m_reason"] for n in convs)
-    assert not _calls(program, _PERMUTE)
+    assert not _calls(program, _TRANSPOSE) and not _calls(program, "aten.permute_copy.default")

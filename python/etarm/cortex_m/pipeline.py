@@ -16,6 +16,7 @@ from etarm.cortex_m.passes.quantized_linear_as_cmsis_nn import QuantizedLinearAs
 from etarm.cortex_m.passes.quantized_max_pool2d_as_cmsis_nn import QuantizedMaxPool2dAsCmsisNn
 from etarm.cortex_m.passes.quantized_minimum_maximum_as_cortex_m import QuantizedMinimumMaximumAsCortexM
 from etarm.cortex_m.passes.quantized_mul_as_cmsis_nn import QuantizedMulAsCmsisNn
+from etarm.cortex_m.passes.quantized_permutes_as_cortex_m import QuantizedPermutesAsCortexM
 from etarm.cortex_m.passes.quantized_softmax_as_cmsis_nn import QuantizedSoftmaxAsCmsisNn
 from etarm.cortex_m.passes.record_cpu_variant import RecordCpuVariant
 from etarm.passes.base import Pass, Pipeline
@@ -34,6 +35,8 @@ def cortex_m_passes() -> list[Pass]:
         QuantizedAvgPool2dAsCmsisNn(),
         # After every rewrite that wraps an NHWC op in permutes.
         CancelLayoutPermutes(),
+        # After CancelLayoutPermutes, which only sees aten permutes.
+        QuantizedPermutesAsCortexM(),
     ]
 
 

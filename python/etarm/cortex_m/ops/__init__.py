@@ -4,7 +4,7 @@ one op per file (library.py says what each defines). Importing this package defi
 from etarm.cortex_m.ops import quantized_add, quantized_linear, quantized_mul  # noqa: F401  (each defines its op)
 from etarm.cortex_m.ops import quantized_maximum, quantized_minimum, quantized_softmax  # noqa: F401
 from etarm.cortex_m.ops import quantized_conv2d, quantized_depthwise_conv2d, quantized_max_pool2d  # noqa: F401
-from etarm.cortex_m.ops import quantized_avg_pool2d  # noqa: F401
+from etarm.cortex_m.ops import quantized_avg_pool2d, transpose  # noqa: F401
 from etarm.cortex_m.ops import cpu_variant  # noqa: F401
 from etarm.cortex_m.ops.library import NAMESPACE
 
