@@ -65,14 +65,14 @@ Status load_scales_u85(const OperationContext& ctx, int64_t channels, bool acc48
   return Status();
 }
 
-Status load_weights_u85(const OperationContext& ctx, bool depthwise, int64_t ofm_depth, int64_t ifm_depth,
-                        const KernelGeometry& k, int16_t** out) {
+Status load_weights_u85(const OperationContext& ctx, bool depthwise, bool ifm_16bit, int64_t ofm_depth,
+                        int64_t ifm_depth, const KernelGeometry& k, int16_t** out) {
   const RegisterFile& regs = ctx.regs;
   WeightLayoutU85 l{};
   l.depthwise = depthwise;
   l.part_kernel_first = regs.get(u85::Cmd0::kKernelStride, u85::kWeightOrder) ==
                         static_cast<uint32_t>(u85::WeightOrder::kPartKernelFirst);
-  l.ifm_16bit = false;
+  l.ifm_16bit = ifm_16bit;
   l.macs = ctx.accelerator.macs * ctx.accelerator.cores;
   l.ofm_depth = static_cast<int>(ofm_depth);
   l.ifm_depth = depthwise ? 1 : static_cast<int>(ifm_depth);
@@ -138,7 +138,7 @@ Status run_convolution_u85(const OperationContext& ctx, bool depthwise, uint16_t
   NPU_MODEL_RETURN_IF_ERROR(output_stage_u85(ctx, &out));
   FeatureMap ifm_map;
   NPU_MODEL_RETURN_IF_ERROR(feature_map_u85(regs, ctx.memory, Operand::kIfm, &ifm_map));
-  if (ifm_map.elem_bytes != 1) {
+  if (ifm_map.elem_bytes > 2) {
     return Status::error(Fault::kUnsupported, "convolutions of %d-bit IFMs on Ethos-U85 are not modelled yet",
                          8 * ifm_map.elem_bytes);
   }
@@ -151,7 +151,7 @@ Status run_convolution_u85(const OperationContext& ctx, bool depthwise, uint16_t
   int32_t* ifm = nullptr;
   NPU_MODEL_RETURN_IF_ERROR(load_ifm(ctx, ifm_map, k, ifm_c, &ifm));
   int16_t* weights = nullptr;
-  NPU_MODEL_RETURN_IF_ERROR(load_weights_u85(ctx, depthwise, ofm.c, ifm_c, k, &weights));
+  NPU_MODEL_RETURN_IF_ERROR(load_weights_u85(ctx, depthwise, ifm_map.elem_bytes == 2, ofm.c, ifm_c, k, &weights));
   ChannelScale* scales = nullptr;
   if (out.per_channel) {
     const bool acc48 = regs.get(u85::Cmd0::kAccFormat, u85::kAccFormat) == static_cast<uint32_t>(u85::AccFormat::kInt48);
