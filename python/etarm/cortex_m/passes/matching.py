@@ -4,6 +4,7 @@ its portable kernel (for the report), int8 checks, fused activations as clamp ra
 from __future__ import annotations
 
 import torch
+from executorch.backends.transforms.utils import delete_constant_placeholder
 from torch.export import ExportedProgram
 
 from etarm.op_names import op_name
@@ -47,6 +48,27 @@ def lower_each(graph: torch.fx.Graph, names, lower) -> bool:
             node.meta[REASON] = reason
     if changed:
         graph.eliminate_dead_code()
+    return changed
+
+
+def lower_each_reading_constants(program: ExportedProgram | None, graph: torch.fx.Graph, nodes, replace) -> bool:
+    """Calls ``replace(node)`` on each of ``nodes`` (patterns with constant weights, which it reads
+    from ``program``); it raises NotLowered with why a node stays portable (kept in its meta for the
+    report). Drops the constants no node reads any more. True if any was replaced."""
+    changed = False
+    for node in nodes:
+        try:
+            if program is None:
+                raise NotLowered("its weights are not readable without the program")
+            replace(node)
+            changed = True
+        except NotLowered as why:
+            node.meta[REASON] = str(why)
+    if changed:
+        graph.eliminate_dead_code()
+        names = constant_names(program)
+        for node in [n for n in graph.nodes if n.op == "placeholder" and not n.users and n.name in names]:
+            delete_constant_placeholder(program, node)
     return changed
 
 

@@ -12,17 +12,16 @@ from __future__ import annotations
 import math
 
 import torch
-from executorch.backends.transforms.utils import create_constant_placeholder, delete_constant_placeholder
+from executorch.backends.transforms.utils import create_constant_placeholder
 from torch.export import ExportedProgram
 from torch.export.graph_signature import InputKind
 
 from etarm.cortex_m.passes.matching import (
-    REASON,
     NotLowered,
     activation_range,
     constant,
-    constant_names,
     int8_per_tensor,
+    lower_each_reading_constants,
     quantized_result,
 )
 from etarm.cortex_m.passes.nhwc import replace_by_nhwc_op
@@ -65,21 +64,7 @@ class QuantizedConvolutionAsCmsisNn(ProgramPass):
             for n in graph.nodes
             if n.op == "call_function" and op_name(n.target) == CONVOLUTION and self.handles(*groups_and_channels(n))
         ]
-        changed = False
-        for convolution in convolutions:
-            try:
-                if program is None:
-                    raise NotLowered("its weights are not readable without the program")
-                self._replace(program, graph, convolution)
-                changed = True
-            except NotLowered as why:
-                convolution.meta[REASON] = str(why)
-        if changed:
-            graph.eliminate_dead_code()
-            for node in [n for n in graph.nodes if n.op == "placeholder" and not n.users]:
-                if node.name in constant_names(program):
-                    delete_constant_placeholder(program, node)
-        return changed
+        return lower_each_reading_constants(program, graph, convolutions, lambda n: self._replace(program, graph, n))
 
     def _replace(self, program: ExportedProgram, graph: torch.fx.Graph, convolution: torch.fx.Node) -> None:
         read = constant_reader(program)

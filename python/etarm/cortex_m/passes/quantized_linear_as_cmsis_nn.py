@@ -14,18 +14,17 @@ from __future__ import annotations
 import math
 
 import torch
-from executorch.backends.transforms.utils import create_constant_placeholder, delete_constant_placeholder
+from executorch.backends.transforms.utils import create_constant_placeholder
 from executorch.exir.dialects._ops import ops as exir_ops
 from torch.export import ExportedProgram
 from torch.export.graph_signature import InputKind
 
 from etarm.cortex_m.passes.matching import (
-    REASON,
     NotLowered,
     activation_range,
     constant,
-    constant_names,
     int8_per_tensor,
+    lower_each_reading_constants,
     quantized_result,
 )
 from etarm.cortex_m.requantize import multiplier_and_shift
@@ -48,21 +47,7 @@ class QuantizedLinearAsCmsisNn(ProgramPass):
     def transform(self, graph_module: torch.fx.GraphModule, program: ExportedProgram | None) -> bool:
         graph = graph_module.graph
         matmuls = [n for n in graph.nodes if n.op == "call_function" and op_name(n.target) in (_ADDMM, _MM)]
-        changed = False
-        for matmul in matmuls:
-            try:
-                if program is None:
-                    raise NotLowered("its weights are not readable without the program")
-                self._replace(program, graph, matmul)
-                changed = True
-            except NotLowered as why:
-                matmul.meta[REASON] = str(why)
-        if changed:
-            graph.eliminate_dead_code()
-            for node in [n for n in graph.nodes if n.op == "placeholder" and not n.users]:
-                if node.name in constant_names(program):
-                    delete_constant_placeholder(program, node)
-        return changed
+        return lower_each_reading_constants(program, graph, matmuls, lambda n: self._replace(program, graph, n))
 
     @staticmethod
     def _replace(program: ExportedProgram, graph: torch.fx.Graph, matmul: torch.fx.Node) -> None:
