@@ -4,8 +4,7 @@ Per network and board (footprint images from benchmarks/BUILD.bazel, named
 cortex_m_<model>_<board>_<fp32|int8>_footprint):
 
 - **Instructions per inference** of the int8 program (`-t cortex-m55 -q` on the Corstone-300,
-  CMSIS-NN's MVE path; `-t cortex-m4 -q` on the Corstone-300 without MVE, the DSP path; the
-  image links //kernels/cortex_m) and of the fp32 program of the same model (TOSA-1.0+FP, not
+  CMSIS-NN's MVE path; the image links //kernels/cortex_m) and of the fp32 program of the same model (TOSA-1.0+FP, not
   delegated: the portable kernels), under QEMU -icount as in benchmarks/footprint.py, and
   their ratio fp32 / int8.
 - **.text** of each image and of its kernels (cortex_m, CMSIS-NN, portable) from the map.
@@ -38,7 +37,6 @@ COMPILE_TARGET = "cortex-m55"
 # board -> (-t of its int8 program, CMSIS-NN code path); the images' names carry the board.
 BOARDS = {
     "corstone300": ("cortex-m55", "MVE"),
-    "corstone300_nomve": ("cortex-m4", "DSP"),
 }
 PROGRAMS = ("fp32", "int8")
 IMAGE_NAME = re.compile(r"cortex_m_(?P<model>.+)_(?P<board>%s)_(?P<program>fp32|int8)$" % "|".join(
