@@ -41,11 +41,12 @@ BOARDS = {
 PROGRAMS = ("fp32", "int8")
 IMAGE_NAME = re.compile(r"cortex_m_(?P<model>.+)_(?P<board>%s)_(?P<program>fp32|int8)$" % "|".join(
     sorted(BOARDS, key=len, reverse=True)))  # fmt: skip
-# Kernel libraries, by the path the map names their archives with.
+# Kernel libraries, by the paths the map names their archives with (CMSIS-NN: the external
+# repository's library and etarm's code-path probe in third_party/cmsis_nn).
 KERNEL_LIBRARIES = {
-    "cortex_m": "/bin/kernels/cortex_m/",
-    "CMSIS-NN": "/bin/third_party/cmsis_nn/",
-    "portable": "/bin/kernels/portable/",
+    "cortex_m": ("/bin/kernels/cortex_m/",),
+    "CMSIS-NN": ("/libcmsis_nn.a(", "/bin/third_party/cmsis_nn/"),
+    "portable": ("/bin/kernels/portable/",),
 }
 QUANTIZE_OPS = re.compile(r"(quantize_per_tensor|dequantize_per_tensor|quantize_per_channel|dequantize_per_channel)")
 # Operators that only move, view or copy data: no arithmetic to quantize.
@@ -75,8 +76,8 @@ def kernel_text(image: footprint.Image) -> dict[str, int]:
     for p in pieces:
         if footprint.kind_of(p.section, p.output) != "text":
             continue
-        for library, path in KERNEL_LIBRARIES.items():
-            if path in p.path:
+        for library, paths in KERNEL_LIBRARIES.items():
+            if any(path in p.path for path in paths):
                 text[library] += p.size
     return text
 
