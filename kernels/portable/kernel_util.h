@@ -91,8 +91,23 @@ inline bool int_list_arg(Span<EValue*> s, size_t i, ArrayRef<int64_t>* v) {
   return true;
 }
 
+// Laid out as a contiguous tensor of its shape: the dims of size > 1 appear in dim order as in
+// the shape. Size-1 dims may sit anywhere (their stride never moves an address), which a dim
+// order derived from strides often does (a [1, 49, 10, 1] permute output: 0, 1, 3, 2).
 inline bool contiguous(const Tensor& t) {
-  return executorch::runtime::is_contiguous_dim_order(t.dim_order().data(), t.dim());
+  const auto order = t.dim_order();
+  ssize_t last = -1;
+  for (ssize_t i = 0; i < t.dim(); ++i) {
+    const ssize_t d = order[i];
+    if (t.size(d) == 1) {
+      continue;
+    }
+    if (d < last) {
+      return false;
+    }
+    last = d;
+  }
+  return true;
 }
 
 inline bool has_data(const Tensor& t) {
