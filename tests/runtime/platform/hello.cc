@@ -14,7 +14,8 @@ int zero_initialised;
 int initialised = 42;
 const char model_blob[] ETARM_SECTION_MODEL = "model bytes";
 unsigned char arena[64 * 1024] ETARM_SECTION_ARENA;
-unsigned char bulk[1024 * 1024] ETARM_SECTION_DDR_BSS;
+// A quarter of the smallest bulk region (MPS2 AN505's 1 MiB), which also holds the model and the heap.
+unsigned char bulk[256 * 1024] ETARM_SECTION_DDR_BSS;
 int fast_counter ETARM_SECTION_FAST_DATA = 7;
 
 ETARM_SECTION_FAST_CODE int twice(int x) {
