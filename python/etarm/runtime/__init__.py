@@ -63,7 +63,7 @@ def _as_array(value) -> np.ndarray:
     """An input as numpy holds it: torch's bf16/fp8 tensors as ml_dtypes arrays (the program's
     dtype names for them: see runtime_module.cc)."""
     if isinstance(value, torch.Tensor):
-        return np.ascontiguousarray(tensor_array(value))
+        return tensor_array(value.contiguous())
     return np.asarray(value)
 
 
