@@ -84,7 +84,8 @@ def _input_conversion(node: torch.fx.Node) -> bool:
     name = op_name(node.target)
     if name == _QUANTIZE:
         return True
-    dtypes = [n.meta["val"].dtype if "val" in n.meta else None for n in (node.args[0], node)]
+    values = [n.meta.get("val") for n in (node.args[0], node)]
+    dtypes = [value.dtype if isinstance(value, torch.Tensor) else None for value in values]
     return name in _CASTS and dtypes == [torch.int64, torch.int32]
 
 
