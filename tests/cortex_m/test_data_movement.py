@@ -9,7 +9,7 @@ from executorch.exir import EdgeCompileConfig, to_edge, to_edge_transform_and_lo
 
 from etarm.compiler import compile_model, quantize_model
 from etarm.cortex_m import CortexMPassManager, CortexMQuantizer
-from etarm.op_names import op_name
+from etarm.testing.edge_programs import calls
 
 _TRANSPOSE = "cortex_m.transpose.default"
 _PERMUTE = "aten.permute_copy.default"
@@ -43,17 +43,13 @@ def _rewritten(model, inputs, quantize=True):
     return CortexMPassManager(edge.exported_program()).transform()
 
 
-def _calls(program, name):
-    return [n for n in program.graph.nodes if n.op == "call_function" and op_name(n.target) == name]
-
-
 def test_permute_between_quantizes_becomes_the_projects_transpose():
     torch.manual_seed(0)
     inputs = (torch.randn(2, 3, 4, 5),)
     model = _Permute([0, 2, -1, 1]).eval()
     program = _rewritten(model, inputs)
-    (transpose,) = _calls(program, _TRANSPOSE)
-    assert not _calls(program, _PERMUTE)
+    (transpose,) = calls(program, _TRANSPOSE)
+    assert not calls(program, _PERMUTE)
     assert transpose.args[1] == [0, 2, 3, 1]  # negative dims wrapped for the kernel
     result = compile_model(model, inputs, "cortex-m55", quantize=True)
     reasons = {entry["op"]: entry["reason"] for entry in result.report["cpu_ops"]}
@@ -69,19 +65,19 @@ def test_layout_permutes_around_an_nhwc_op_become_the_transpose():
     # so the NHWC -> NCHW -> NHWC round trip stays (two int8 copies).
     inputs = (torch.randn(1, 3, 6, 6),)
     program = _rewritten(_ConvThenPermute().eval(), inputs)
-    assert not _calls(program, _PERMUTE)
-    transposes = _calls(program, _TRANSPOSE)
+    assert not calls(program, _PERMUTE)
+    transposes = calls(program, _TRANSPOSE)
     assert [t.args[1] for t in transposes] == [[0, 2, 3, 1], [0, 3, 1, 2], [0, 2, 3, 1]]
     assert all(t.args[0].meta["val"].dtype == torch.int8 for t in transposes)
 
 
 def test_float_and_rank_5_permutes_stay_portable_with_their_reasons():
-    (float_permute,) = _calls(_rewritten(_Permute([1, 0]).eval(), (torch.randn(3, 4),), quantize=False), _PERMUTE)
+    (float_permute,) = calls(_rewritten(_Permute([1, 0]).eval(), (torch.randn(3, 4),), quantize=False), _PERMUTE)
     assert float_permute.meta["cortex_m_reason"] == "its input is neither int8 data nor a dequantized int8 tensor"
     rank5 = _rewritten(_Permute([4, 3, 2, 1, 0]).eval(), (torch.randn(1, 2, 1, 3, 2),))
-    (permute,) = _calls(rank5, _PERMUTE)
+    (permute,) = calls(rank5, _PERMUTE)
     assert permute.meta["cortex_m_reason"] == "rank 5 is above the kernel's 4"
-    assert not _calls(rank5, _TRANSPOSE)
+    assert not calls(rank5, _TRANSPOSE)
 
 
 def test_eager_transpose_is_torchs_permute_of_the_int8_values():

@@ -14,10 +14,10 @@ from executorch.exir import EdgeCompileConfig, to_edge_transform_and_lower
 from etarm.compiler import compile_model, quantize_model
 from etarm.cortex_m import CortexMPassManager, CortexMQuantizer
 from etarm.models import load_model
-from etarm.op_names import op_name
 from etarm.passes.fold_quantize_nodes import constant_reader
 from etarm.pte import cpu_operators
 from etarm.quantization.quantization_config import get_symmetric_quantization_config
+from etarm.testing.edge_programs import calls, edge_program
 
 SMALL_CNN = pathlib.Path(__file__).parent / "models" / "small_cnn.py"
 _CONV = "cortex_m.quantized_conv2d.default"
@@ -29,15 +29,7 @@ _TRANSPOSE = "cortex_m.transpose.default"  # the layout permutes, int8 copies
 
 def _rewritten(model, inputs, quantizer=None):
     quantized = quantize_model(model, inputs, quantizer or CortexMQuantizer())
-    edge = to_edge_transform_and_lower(
-        torch.export.export(quantized, inputs), compile_config=EdgeCompileConfig(_check_ir_validity=False)
-    )
-    return quantized, CortexMPassManager(edge.exported_program()).transform()
-
-
-def _calls(program, name=None):
-    nodes = [n for n in program.graph.nodes if n.op == "call_function"]
-    return [n for n in nodes if name is None or op_name(n.target) == name]
+    return quantized, CortexMPassManager(edge_program(quantized, inputs)).transform()
 
 
 def _constant(program, node):
@@ -78,7 +70,7 @@ def test_constants_are_in_cmsis_nn_layouts(per_channel):
     model, inputs = load_model(str(SMALL_CNN))
     quantizer = CortexMQuantizer().set_global(get_symmetric_quantization_config(is_per_channel=per_channel))
     quantized, program = _rewritten(model, inputs, quantizer)
-    (conv, pointwise), (depthwise,) = _calls(program, _CONV), _calls(program, _DEPTHWISE)
+    (conv, pointwise), (depthwise,) = calls(program, _CONV), calls(program, _DEPTHWISE)
     # The first conv's weights: OHWI, the same int8 values torch's OIHW held.
     weight = _constant(program, conv.args[2])
     assert weight.dtype == torch.int8 and tuple(weight.shape) == (8, 3, 3, 3)
@@ -97,12 +89,12 @@ def test_constants_are_in_cmsis_nn_layouts(per_channel):
     assert conv.args[-2] == conv.args[-3] and depthwise.args[-2] == depthwise.args[-3]
     assert tuple(pointwise.args[-2:]) == (-128, 127)
     # NHWC from op to op: the only permutes are the input's and the output's.
-    permutes = _calls(program, _TRANSPOSE)
+    permutes = calls(program, _TRANSPOSE)
     assert [list(p.args[1]) for p in permutes] == [[0, 2, 3, 1], [0, 3, 1, 2]]
-    (pool,) = _calls(program, _MAX_POOL)
+    (pool,) = calls(program, _MAX_POOL)
     assert conv.args[0] is permutes[0] and depthwise.args[0] is conv and pool.args[0] is depthwise
     assert pointwise.args[0] is pool and tuple(pool.args[1:]) == ([2, 2], [2, 2], [0, 0], -128, 127)
-    (average,) = _calls(program, _AVG_POOL)  # the quantizer shares its input's parameters with it
+    (average,) = calls(program, _AVG_POOL)  # the quantizer shares its input's parameters with it
     assert average.args[0] is pointwise and permutes[1].args[0] is average
     _within_one_step(program.module()(*inputs), quantized(*inputs))
 
@@ -129,8 +121,8 @@ def test_what_stays_portable_has_its_reason():
     torch.manual_seed(1)
     model, inputs = _Branches().eval(), (torch.randn(1, 4, 6, 6),)
     quantized, program = _rewritten(model, inputs)
-    assert len(_calls(program, _CONV)) == 1  # conv: its quantized result feeds both the grouped conv and sigmoid
-    reasons = {n.name: n.meta.get("cortex_m_reason", "") for n in _calls(program) if "convolution" in str(n.target)}
+    assert len(calls(program, _CONV)) == 1  # conv: its quantized result feeds both the grouped conv and sigmoid
+    reasons = {n.name: n.meta.get("cortex_m_reason", "") for n in calls(program) if "convolution" in str(n.target)}
     assert len(reasons) == 3, reasons
     assert sorted(reasons.values()) == sorted(
         [
@@ -139,12 +131,12 @@ def test_what_stays_portable_has_its_reason():
             "only 2-D convolutions (4-D NCHW inputs) have a cortex_m kernel",
         ]
     )
-    (pool,) = [n for n in _calls(program) if "max_pool2d" in str(n.target)]
+    (pool,) = [n for n in calls(program) if "max_pool2d" in str(n.target)]
     assert pool.meta["cortex_m_reason"] == "a dilated or ceil-mode max pool has no cortex_m kernel"
-    (average,) = [n for n in _calls(program) if "avg_pool2d" in str(n.target)]
+    (average,) = [n for n in calls(program) if "avg_pool2d" in str(n.target)]
     assert "counting its padding" in average.meta["cortex_m_reason"]
     # The conv's NCHW result stays for the float ops beside it: its permute back is kept.
-    assert [list(p.args[1]) for p in _calls(program, _TRANSPOSE)] == [[0, 2, 3, 1], [0, 3, 1, 2]]
+    assert [list(p.args[1]) for p in calls(program, _TRANSPOSE)] == [[0, 2, 3, 1], [0, 3, 1, 2]]
     for got, expected in zip(program.module()(*inputs), quantized(*inputs)):
         _within_one_step(got, expected)
 
@@ -155,7 +147,7 @@ def test_float_convolution_is_left_with_its_reason():
         torch.export.export(model, inputs), compile_config=EdgeCompileConfig(_check_ir_validity=False)
     ).exported_program()
     program = CortexMPassManager(program).transform()
-    convs = [n for n in _calls(program) if "convolution" in str(n.target)]
+    convs = [n for n in calls(program) if "convolution" in str(n.target)]
     assert len(convs) == 3
     assert all("not a dequantized int8 tensor" in n.meta["cortex_m_reason"] for n in convs)
-    assert not _calls(program, _TRANSPOSE) and not _calls(program, "aten.permute_copy.default")
+    assert not calls(program, _TRANSPOSE) and not calls(program, "aten.permute_copy.default")

@@ -8,7 +8,7 @@ import pathlib
 
 import pytest
 import torch
-from executorch.exir import EdgeCompileConfig, to_edge, to_edge_transform_and_lower
+from executorch.exir import EdgeCompileConfig, to_edge
 
 from etarm.compiler import compile_model, quantize_model
 from etarm.cortex_m import CortexMPassManager, CortexMQuantizer
@@ -17,6 +17,7 @@ from etarm.op_names import op_name
 from etarm.passes.fold_quantize_nodes import constant_reader
 from etarm.pte import cpu_operators
 from etarm.quantization.quantization_config import get_symmetric_quantization_config
+from etarm.testing.edge_programs import edge_program
 
 LINEAR_CLAMPS = pathlib.Path(__file__).parent / "models" / "linear_clamps.py"
 _LINEAR = "cortex_m.quantized_linear.default"
@@ -24,10 +25,7 @@ _LINEAR = "cortex_m.quantized_linear.default"
 
 def _rewritten(model, inputs, quantizer):
     quantized = quantize_model(model, inputs, quantizer)
-    edge = to_edge_transform_and_lower(
-        torch.export.export(quantized, inputs), compile_config=EdgeCompileConfig(_check_ir_validity=False)
-    )
-    return quantized, CortexMPassManager(edge.exported_program()).transform()
+    return quantized, CortexMPassManager(edge_program(quantized, inputs)).transform()
 
 
 def _linears(program):

@@ -12,8 +12,8 @@ import etarm.cortex_m.ops  # noqa: F401  (defines torch.ops.cortex_m)
 from etarm.compiler import compile_model, quantize_model
 from etarm.cortex_m import CortexMPassManager, CortexMQuantizer
 from etarm.cortex_m.requantize import multiplier_and_shift
-from etarm.op_names import op_name
 from etarm.pte import cpu_operators
+from etarm.testing.edge_programs import calls
 
 _MIN, _MAX = "cortex_m.quantized_minimum.default", "cortex_m.quantized_maximum.default"
 
@@ -24,10 +24,6 @@ class _MinMax(torch.nn.Module):
 
 
 _INPUTS = (torch.randn(2, 3, 8), torch.randn(8))
-
-
-def _calls(program, name):
-    return [n for n in program.graph.nodes if n.op == "call_function" and op_name(n.target) == name]
 
 
 def test_minimum_and_maximum_become_cortex_m_kernels():
@@ -47,7 +43,7 @@ def test_shared_parameters_are_a_scale_of_one_and_eager_matches_the_pt2e_model()
     )
     program = CortexMPassManager(edge.exported_program()).transform()
     # The quantizer makes the operands and result share parameters: the integers compare as they are.
-    for node in (*_calls(program, _MIN), *_calls(program, _MAX)):
+    for node in (*calls(program, _MIN), *calls(program, _MAX)):
         a_zp, a_mult, a_shift, b_zp, b_mult, b_shift, out_zp = (*node.args[1:4], *node.args[5:9])
         assert (a_mult, a_shift, b_mult, b_shift) == (2**30, 1, 2**30, 1) and a_zp == b_zp == out_zp
     expected = quantized(*_INPUTS)
@@ -75,5 +71,5 @@ def test_float_minimum_stays_portable_with_its_reason():
         torch.export.export(_MinMax().eval(), _INPUTS), compile_config=EdgeCompileConfig(_check_ir_validity=False)
     )
     program = CortexMPassManager(edge.exported_program()).transform()
-    (minimum,) = _calls(program, "aten.minimum.default")
+    (minimum,) = calls(program, "aten.minimum.default")
     assert "not a dequantized int8 tensor" in minimum.meta["cortex_m_reason"]

@@ -4,14 +4,14 @@ the reasons for what stays portable, and its eager integer semantics against the
 from __future__ import annotations
 
 import torch
-from executorch.exir import EdgeCompileConfig, to_edge, to_edge_transform_and_lower
+from executorch.exir import EdgeCompileConfig, to_edge
 
 from etarm.compiler import compile_model, quantize_model
 from etarm.cortex_m import CortexMPassManager, CortexMQuantizer
 from etarm.cortex_m.requantize import multiplier_and_shift
-from etarm.op_names import op_name
 from etarm.pte import cpu_operators
 from etarm.tosa_ir.quant_params import qparams_of
+from etarm.testing.edge_programs import calls, edge_program
 
 _MUL = "cortex_m.quantized_mul.default"
 
@@ -31,16 +31,9 @@ _INPUTS = (torch.randn(2, 3, 8), torch.randn(8))
 
 def _rewritten(model, inputs):
     quantized = quantize_model(model, inputs, CortexMQuantizer())
-    edge = to_edge_transform_and_lower(
-        torch.export.export(quantized, inputs), compile_config=EdgeCompileConfig(_check_ir_validity=False)
-    )
-    before = edge.exported_program()
+    before = edge_program(quantized, inputs)
     quantizes = {n.args[0].name: qparams_of(n) for n in before.graph.nodes if "quantize_per_tensor" in str(n.target)}
     return quantized, quantizes, CortexMPassManager(before).transform()
-
-
-def _calls(program, name):
-    return [n for n in program.graph.nodes if n.op == "call_function" and op_name(n.target) == name]
 
 
 def test_broadcast_mul_is_the_cmsis_nn_kernel_between_the_quantizes():
@@ -57,7 +50,7 @@ def test_broadcast_mul_is_the_cmsis_nn_kernel_between_the_quantizes():
 
 def test_scale_is_the_product_of_the_input_scales_over_the_output_scale():
     quantized, quantizes, program = _rewritten(_Mul().eval(), _INPUTS)
-    (mul,) = _calls(program, _MUL)
+    (mul,) = calls(program, _MUL)
     x, x_zp, y, y_zp, out_zp, multiplier, shift = mul.args
     a, b = quantizes["x"], quantizes["y"]
     out = next(q for name, q in quantizes.items() if "mul" in name)
@@ -71,8 +64,8 @@ def test_scale_is_the_product_of_the_input_scales_over_the_output_scale():
 def test_mul_by_a_number_stays_portable_with_its_reason():
     # The quantizer leaves a product with a Python number in float: no int8 operands to match.
     _, _, program = _rewritten(_MulByNumber().eval(), _INPUTS[:1])
-    assert not _calls(program, _MUL)
-    (mul,) = _calls(program, "aten.mul.Tensor")
+    assert not calls(program, _MUL)
+    (mul,) = calls(program, "aten.mul.Tensor")
     assert mul.meta["cortex_m_reason"] == "an operand is not a dequantized int8 tensor (float or a Python number)"
 
 
@@ -81,5 +74,5 @@ def test_float_mul_stays_portable_with_its_reason():
         torch.export.export(_Mul().eval(), _INPUTS), compile_config=EdgeCompileConfig(_check_ir_validity=False)
     )
     program = CortexMPassManager(edge.exported_program()).transform()
-    (mul,) = _calls(program, "aten.mul.Tensor")
+    (mul,) = calls(program, "aten.mul.Tensor")
     assert "not a dequantized int8 tensor" in mul.meta["cortex_m_reason"]

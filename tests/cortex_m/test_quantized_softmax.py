@@ -5,7 +5,6 @@ parameters, the reasons for what stays portable, and its eager integer semantics
 from __future__ import annotations
 
 import torch
-from executorch.exir import EdgeCompileConfig, to_edge_transform_and_lower
 
 from etarm.compiler import compile_model, quantize_model
 from etarm.cortex_m import CortexMPassManager, CortexMQuantizer
@@ -13,6 +12,7 @@ from etarm.cortex_m.passes.quantized_softmax_as_cmsis_nn import softmax_paramete
 from etarm.op_names import op_name
 from etarm.pte import cpu_operators
 from etarm.tosa_ir.quant_params import is_quantize, qparams_of
+from etarm.testing.edge_programs import calls, edge_program
 
 _SOFTMAX = "cortex_m.quantized_softmax.default"
 
@@ -31,14 +31,7 @@ _INPUTS = (torch.randn(2, 3, 10),)
 
 def _edge(model, inputs):
     quantized = quantize_model(model, inputs, CortexMQuantizer())
-    edge = to_edge_transform_and_lower(
-        torch.export.export(quantized, inputs), compile_config=EdgeCompileConfig(_check_ir_validity=False)
-    )
-    return quantized, edge.exported_program()
-
-
-def _calls(program, name):
-    return [n for n in program.graph.nodes if n.op == "call_function" and op_name(n.target) == name]
+    return quantized, edge_program(quantized, inputs)
 
 
 def test_softmax_is_one_cortex_m_op_between_int8_tensors():
@@ -47,7 +40,7 @@ def test_softmax_is_one_cortex_m_op_between_int8_tensors():
     assert "cortex_m::quantized_softmax.out" in ops and not [op for op in ops if "softmax" in op and "aten" in op]
     quantized, program = _edge(_Softmax(-1).eval(), _INPUTS)
     program = CortexMPassManager(program).transform()
-    (softmax,) = _calls(program, _SOFTMAX)
+    (softmax,) = calls(program, _SOFTMAX)
     # It reads the input's int8 tensor (its quantize) and its only user is the output's dequantize.
     assert is_quantize(softmax.args[0])
     assert [op_name(user.target) for user in softmax.users] == ["quantized_decomposed.dequantize_per_tensor.default"]
@@ -55,12 +48,12 @@ def test_softmax_is_one_cortex_m_op_between_int8_tensors():
 
 def test_quantizer_gives_the_fixed_output_and_parameters_are_precomputed():
     quantized, program = _edge(_Softmax(-1).eval(), _INPUTS)
-    (node,) = _calls(program, "aten._softmax.default")
+    (node,) = calls(program, "aten._softmax.default")
     out = qparams_of(next(iter(node.users)))
     assert (float(out.scale), int(out.zero_point)) == (1 / 256, -128)
     input_scale = float(qparams_of(node.args[0]).scale)
     program = CortexMPassManager(program).transform()
-    (softmax,) = _calls(program, _SOFTMAX)
+    (softmax,) = calls(program, _SOFTMAX)
     multiplier, left_shift, diff_min = softmax.args[1:]
     assert (multiplier, left_shift, diff_min) == softmax_parameters(input_scale)
     assert abs(multiplier * 2.0 ** (left_shift - 31) / (input_scale * 2**26) - 1) < 2**-30
@@ -72,8 +65,8 @@ def test_quantizer_gives_the_fixed_output_and_parameters_are_precomputed():
 def test_softmax_not_over_the_last_dim_stays_portable_with_its_reason():
     _, program = _edge(_Softmax(1).eval(), _INPUTS)
     program = CortexMPassManager(program).transform()
-    assert not _calls(program, _SOFTMAX)
-    (softmax,) = _calls(program, "aten._softmax.default")
+    assert not calls(program, _SOFTMAX)
+    (softmax,) = calls(program, "aten._softmax.default")
     assert softmax.meta["cortex_m_reason"] == (
         "softmax over dim 1 of a rank-3 tensor: arm_softmax_s8 runs over the last dim"
     )
@@ -81,12 +74,12 @@ def test_softmax_not_over_the_last_dim_stays_portable_with_its_reason():
 
 def test_other_output_quantization_stays_portable_with_its_reason():
     _, program = _edge(_Softmax(-1).eval(), _INPUTS)
-    (softmax,) = _calls(program, "aten._softmax.default")
+    (softmax,) = calls(program, "aten._softmax.default")
     quantize = next(iter(softmax.users))
     assert is_quantize(quantize)
     quantize.args = (quantize.args[0], 1 / 255, -128, *quantize.args[3:])
     program = CortexMPassManager(program).transform()
-    assert not _calls(program, _SOFTMAX)
+    assert not calls(program, _SOFTMAX)
     assert "arm_softmax_s8 writes steps of 1/256 from -128" in softmax.meta["cortex_m_reason"]
 
 

@@ -56,9 +56,11 @@ def edge_program(module: torch.nn.Module, inputs: tuple, passes: Sequence = ()) 
     return edge.exported_program()
 
 
-def calls(program, name: str) -> list[torch.fx.Node]:
-    """The nodes calling operator ``name`` ('aten.arange.start_step'), ATen or edge alike."""
-    return [n for n in program.graph.nodes if n.op == "call_function" and aten_name(n.target) == name]
+def calls(program, name: str | None = None) -> list[torch.fx.Node]:
+    """The nodes calling operator ``name`` ('aten.arange.start_step'), ATen or edge alike; every
+    call without a name."""
+    nodes = [n for n in program.graph.nodes if n.op == "call_function"]
+    return [n for n in nodes if name is None or aten_name(n.target) == name]
 
 
 def only_call(program, name: str) -> torch.fx.Node:
