@@ -16,7 +16,11 @@ from etarm.models import load_model
 from etarm.op_names import op_name
 from etarm.passes.fold_quantize_nodes import constant_reader
 from etarm.pte import cpu_operators
-from etarm.quantization.quantization_config import get_symmetric_quantization_config
+from etarm.targets import compile_spec_for, default_quantizer
+from etarm.quantization.quantization_config import (
+    get_symmetric_a16w8_quantization_config,
+    get_symmetric_quantization_config,
+)
 from etarm.testing.edge_programs import edge_program
 
 LINEAR_CLAMPS = pathlib.Path(__file__).parent / "models" / "linear_clamps.py"
@@ -76,6 +80,41 @@ def test_constants_are_computed_ahead_of_time(per_channel):
     assert tuple(second.args[-2:]) == (-128, 127)
     got = program.module()(*inputs)
     _within_one_step(got, quantized(*inputs))
+
+
+def _output_scale(program) -> float:
+    (output,) = [n for n in program.graph.nodes if n.op == "output"][0].args[0]
+    return float(output.args[1])  # the dequantize of the model's result
+
+
+@pytest.mark.parametrize("per_channel", [True, False])
+def test_a16w8_linears_take_int16_with_int64_biases(per_channel):
+    model, inputs = load_model("mlp")
+    quantizer = CortexMQuantizer().set_global(get_symmetric_a16w8_quantization_config(is_per_channel=per_channel))
+    quantized, program = _rewritten(model, inputs, quantizer)
+    linears = _linears(program)
+    assert len(linears) == 2 and all(n.meta["val"].dtype == torch.int16 for n in linears)
+    for node in linears:
+        x, x_zp, weight, bias, kernel_sum, multipliers, shifts, out_zp, act_min, act_max = node.args
+        assert x.meta["val"].dtype == torch.int16 and (x_zp, out_zp) == (0, 0)
+        assert _constant(program, bias).dtype == torch.int64  # arm_fully_connected_s16's bias
+        assert _constant(program, kernel_sum).numel() == 0
+        assert _constant(program, multipliers).numel() == (node.meta["val"].shape[-1] if per_channel else 1)
+    # fc1's relu clamps at zero; fc2 saturates at the symmetric int16 ends.
+    assert tuple(linears[0].args[-2:]) == (0, 32767) and tuple(linears[1].args[-2:]) == (-32767, 32767)
+    got, expected = program.module()(*inputs), quantized(*inputs)
+    torch.testing.assert_close(got, expected, atol=_output_scale(program) * 1.01, rtol=0)
+
+
+def test_a16w8_is_the_a16w8_option_and_int8_the_default():
+    spec = compile_spec_for("cortex-m4")
+    assert default_quantizer("cortex-m4", spec).global_config.output_activation.dtype == torch.int8
+    a16w8 = default_quantizer("cortex-m4", spec, {"a16w8": True}).global_config
+    assert a16w8.output_activation.dtype == torch.int16 and a16w8.weight.dtype == torch.int8
+    model, inputs = load_model("mlp")
+    result = compile_model(model, inputs, "cortex-m4", quantize=True, target_options={"a16w8": True})
+    linears = [entry for entry in result.report["cpu_ops"] if entry["op"] == _LINEAR]
+    assert [entry["reason"] for entry in linears] == ["cortex_m kernel (CMSIS-NN)"] * 2
 
 
 def test_relu6_hardtanh_no_bias_and_rank_3_are_fused():

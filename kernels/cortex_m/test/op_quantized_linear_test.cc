@@ -3,12 +3,14 @@
 // per output channel with single rounding, the output zero point, and the fused activation as a CLAMP.
 // Bit-exact on every CMSIS-NN code path (host: plain C; Corstone-300: MVE with the precomputed kernel sums;
 // M55 without MVE, M4, M33: DSP), for per-tensor weights (arm_fully_connected_s8) and per-channel ones
-// (arm_convolve_1x1_s8_fast).
+// (arm_convolve_1x1_s8_fast). With int16 activations (a16w8: arm_fully_connected_s16, int64 bias, zero points 0)
+// against the definition of CMSIS-NN's s16 requantization: the multiplier's top 15 bits, one rounding half up.
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <vector>
 
+#include "kernels/cortex_m/test/requantize_reference.h"
 #include "kernels/testing/harness.h"
 #include "third_party/cmsis_nn/code_path.h"
 
@@ -32,23 +34,26 @@ void multiplier_and_shift(double scale, int32_t* multiplier, int32_t* shift) {
 }
 
 // One linear layer: int8 weight [N, K], int32 bias [N] (or none), the row sums of the weights, per-tensor
-// (one) or per-channel (N) multipliers and shifts, zero points and the clamp range.
+// (one) or per-channel (N) multipliers and shifts, zero points and the clamp range. `s16`: for int16
+// activations, an int64 bias, no row sums, zero points 0 and the int16 range.
 struct Linear {
   int32_t n, k;
-  bool bias_given;
+  bool bias_given, s16;
   TestTensor weight, bias, kernel_sum, multipliers, shifts;
-  int32_t input_zp, output_zp, act_min = -128, act_max = 127;
+  int32_t input_zp, output_zp, act_min, act_max;
 
   Linear(int32_t out_features, int32_t in_features, const std::vector<double>& scales, bool with_bias, uint32_t seed,
-         int32_t in_zp, int32_t out_zp)
-      : n(out_features), k(in_features), bias_given(with_bias),
-        weight(ScalarType::Char, {out_features, in_features}), bias(ScalarType::Int, {out_features}),
-        kernel_sum(ScalarType::Int, {out_features}),
+         int32_t in_zp, int32_t out_zp, bool int16 = false)
+      : n(out_features), k(in_features), bias_given(with_bias), s16(int16),
+        weight(ScalarType::Char, {out_features, in_features}),
+        bias(int16 ? ScalarType::Long : ScalarType::Int, {out_features}),
+        kernel_sum(ScalarType::Int, {int16 ? 0 : out_features}),
         multipliers(ScalarType::Int, {static_cast<int32_t>(scales.size())}),
-        shifts(ScalarType::Int, {static_cast<int32_t>(scales.size())}), input_zp(in_zp), output_zp(out_zp) {
+        shifts(ScalarType::Int, {static_cast<int32_t>(scales.size())}), input_zp(in_zp), output_zp(out_zp),
+        act_min(int16 ? -32768 : -128), act_max(int16 ? 32767 : 127) {
     fill_uniform(weight, seed, -127, 127);
-    fill_uniform(bias, seed + 1, -20000, 20000);
-    for (int32_t row = 0; row < n; ++row) {
+    fill_uniform(bias, seed + 1, int16 ? -3000000 : -20000, int16 ? 3000000 : 20000);
+    for (int32_t row = 0; !s16 && row < n; ++row) {
       int32_t sum = 0;
       for (int32_t col = 0; col < k; ++col) {
         sum += weight.data<int8_t>()[row * k + col];
@@ -60,14 +65,16 @@ struct Linear {
     }
   }
 
-  int64_t reference(const int8_t* row, int32_t channel) const {
-    int64_t acc = bias_given ? bias.data<int32_t>()[channel] : 0;
+  template <typename T>
+  int64_t reference(const T* row, int32_t channel) const {
+    int64_t acc = !bias_given ? 0 : s16 ? bias.data<int64_t>()[channel] : bias.data<int32_t>()[channel];
     for (int32_t col = 0; col < k; ++col) {
       acc += (int64_t{row[col]} - input_zp) * weight.data<int8_t>()[channel * k + col];
     }
     const int32_t p = multipliers.numel() == 1 ? 0 : channel;
-    const int64_t right = 31 - shifts.data<int32_t>()[p];
-    const int64_t q = ((acc * multipliers.data<int32_t>()[p] + (int64_t{1} << (right - 1))) >> right) + output_zp;
+    const etarm::kernels::testing::Params scale = {0, multipliers.data<int32_t>()[p], shifts.data<int32_t>()[p]};
+    const int64_t q = (s16 ? etarm::kernels::testing::rescale_s16(acc, scale)
+                           : etarm::kernels::testing::rescale(acc, scale)) + output_zp;
     return q < act_min ? act_min : (q > act_max ? act_max : q);
   }
 };
@@ -84,20 +91,29 @@ Error call(TestTensor& input, Linear& l, TestTensor& out) {
       .integer(l.output_zp).integer(l.act_min).integer(l.act_max).out(out).run();
 }
 
-void check_linear(TestTensor& input, Linear& l) {
+template <typename T>
+void check_linear_of(TestTensor& input, Linear& l) {
   std::vector<int32_t> sizes = input.sizes();
   sizes.back() = l.n;
-  TestTensor out(ScalarType::Char, sizes), want(ScalarType::Char, sizes);
+  TestTensor out(input.dtype(), sizes), want(input.dtype(), sizes);
   ASSERT_EQ(call(input, l, out), Error::Ok);
-  const int8_t* in = input.data<int8_t>();
-  int8_t* w = want.data<int8_t>();
+  const T* in = input.data<T>();
+  T* w = want.data<T>();
   const size_t rows = input.numel() / l.k;
   for (size_t r = 0; r < rows; ++r) {
     for (int32_t c = 0; c < l.n; ++c) {
-      w[r * l.n + c] = static_cast<int8_t>(l.reference(in + r * l.k, c));
+      w[r * l.n + c] = static_cast<T>(l.reference(in + r * l.k, c));
     }
   }
   EXPECT_TENSOR_EQ(out, want);
+}
+
+void check_linear(TestTensor& input, Linear& l) {
+  if (l.s16) {
+    check_linear_of<int16_t>(input, l);
+  } else {
+    check_linear_of<int8_t>(input, l);
+  }
 }
 
 // Per-channel scales between 1e-4 and 4e-3 (input scale * weight scale / output scale of typical layers).
@@ -255,3 +271,56 @@ TEST(QuantizedLinear, RejectsParametersOutOfRange) {
 }
 
 }  // namespace
+
+// int16 activations (a16w8). Scales of 1e-4 to 4e-3 spread random layers over the int16 range, a few saturating.
+std::vector<double> s16_scales(int32_t n) {
+  std::vector<double> s;
+  for (int32_t i = 0; i < n; ++i) {
+    s.push_back(1e-4 * (1.0 + 39.0 * ((i * 5) % n) / n));
+  }
+  return s;
+}
+
+TEST(QuantizedLinearS16, PerTensorAndPerChannel) {
+  // K = 37, N = 13: MVE's 8-lane and 4-row loops and DSP's 2-row, 4-column loops with tails; rank 3.
+  TestTensor input(ScalarType::Short, {2, 3, 37});
+  fill_uniform(input, 30, -32768, 32767);
+  Linear per_tensor(13, 37, {2.3e-3}, true, 31, 0, 0, true);
+  check_linear(input, per_tensor);
+  Linear per_channel(13, 37, s16_scales(13), true, 32, 0, 0, true);
+  check_linear(input, per_channel);
+  Linear no_bias(13, 37, s16_scales(13), false, 33, 0, 0, true);
+  check_linear(input, no_bias);
+}
+
+TEST(QuantizedLinearS16, ClampsAndRoundsHalfUp) {
+  TestTensor input(ScalarType::Short, {3, 24});
+  fill_uniform(input, 34, -32768, 32767);
+  Linear relu(11, 24, s16_scales(11), true, 35, 0, 0, true);
+  relu.act_min = 0;
+  relu.act_max = 1000;
+  check_linear(input, relu);
+  // x * 1/2: .5 rounds toward +inf.
+  Linear half(1, 1, {0.5}, false, 36, 0, 0, true);
+  half.weight.data<int8_t>()[0] = 1;
+  TestTensor x(ScalarType::Short, {4, 1}), out(ScalarType::Short, {4, 1}), want(ScalarType::Short, {4, 1});
+  x.set<int16_t>({1, -1, 3, -32767});
+  ASSERT_EQ(call(x, half, out), Error::Ok);
+  want.set<int16_t>({1, 0, 2, -16383});
+  EXPECT_TENSOR_EQ(out, want);
+}
+
+TEST(QuantizedLinearS16, RejectsMixedTypesAndOffsets) {
+  Linear l(4, 6, {0.01}, true, 37, 0, 0, true);
+  TestTensor x(ScalarType::Short, {2, 6}), out(ScalarType::Short, {2, 4}), narrow_out(ScalarType::Char, {2, 4});
+  EXPECT_EQ(call(x, l, out), Error::Ok);
+  EXPECT_EQ(call(x, l, narrow_out), Error::InvalidArgument);  // int16 in, int8 out
+  Linear offset(4, 6, {0.01}, true, 37, 3, 0, true);  // int16 is symmetric: zero point 0
+  EXPECT_EQ(call(x, offset, out), Error::InvalidArgument);
+  Linear int8_layer(4, 6, {0.01}, true, 37, 0, 0);  // int32 bias and row sums with int16 data
+  EXPECT_EQ(call(x, int8_layer, out), Error::InvalidArgument);
+  Linear wide_clamp(4, 6, {0.01}, true, 37, 0, 0);
+  wide_clamp.act_min = -32768;  // an int8 layer with int16's range
+  TestTensor x8(ScalarType::Char, {2, 6}), out8(ScalarType::Char, {2, 4});
+  EXPECT_EQ(call(x8, wide_clamp, out8), Error::InvalidArgument);
+}

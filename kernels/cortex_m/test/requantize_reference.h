@@ -32,6 +32,14 @@ inline int64_t rescale(int64_t x, const Params& p) {
   return (x * p.multiplier + (int64_t{1} << (r - 1))) >> r;
 }
 
+// CMSIS-NN's int16 requantization (the s16 kernels): the multiplier rounded to its top 15 bits, then
+// (x * reduced + 2^(r - 1)) >> r with r = 15 - shift, in int64: one rounding, half up.
+inline int64_t rescale_s16(int64_t x, const Params& p) {
+  const int64_t reduced = p.multiplier < 0x7FFF0000 ? (p.multiplier + (1 << 15)) >> 16 : 0x7FFF;
+  const int64_t r = 15 - p.shift;
+  return (x * reduced + (int64_t{1} << (r - 1))) >> r;
+}
+
 inline int64_t clamp_int8(int64_t q) {
   return q < -128 ? -128 : (q > 127 ? 127 : q);
 }

@@ -1,7 +1,8 @@
 """CortexMCompileSpec: the Cortex-M CPU a program is built for.
 
 The cortex_m ops compute TOSA INT's integer semantics (single rounding), so the spec carries
-TOSA-1.0+INT: quantizers annotate for it and compile_model asks for -q (an integer-only target).
+TOSA-1.0+INT+int16: quantizers annotate for it (int8, or int16 activations: a16w8) and compile_model
+asks for -q (an integer-only target).
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ TARGETS = (
     "cortex-m55",
     "cortex-m85",
 )
-INT_SPEC = "TOSA-1.0+INT"
+INT_SPEC = "TOSA-1.0+INT+int16"
 
 
 @dataclasses.dataclass

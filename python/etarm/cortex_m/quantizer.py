@@ -1,9 +1,10 @@
-"""CortexMQuantizer: the PT2E quantizer for Cortex-M (a8w8: int8 activations and weights).
+"""CortexMQuantizer: the PT2E quantizer for Cortex-M, a8w8 (int8 activations and weights) by default.
 
     quantizer = CortexMQuantizer().set_global(get_symmetric_quantization_config())
+    quantizer = CortexMQuantizer().set_global(get_symmetric_a16w8_quantization_config())  # int16 activations
 
-The annotation rules are the shared ones (etarm/quantization), for TOSA-1.0+INT (int8 only:
-int16 activations are refused until the kernels have them).
+The annotation rules are the shared ones (etarm/quantization), for TOSA-1.0+INT+int16. Ops with CMSIS-NN s16
+kernels run a16w8 models as cortex_m ops; the others stay portable (docs/cortex_m.md lists which).
 """
 
 from __future__ import annotations

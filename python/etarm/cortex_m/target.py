@@ -5,7 +5,17 @@ from __future__ import annotations
 from etarm.cortex_m.compile_spec import TARGETS, CortexMCompileSpec
 from etarm.cortex_m.partitioner import CortexMPartitioner
 from etarm.cortex_m.quantizer import CortexMQuantizer
-from etarm.target_family import TargetFamily
+from etarm.quantization.quantization_config import get_symmetric_a16w8_quantization_config
+from etarm.target_family import TargetFamily, TargetOption
+
+
+def _default_quantizer(spec: CortexMCompileSpec, options: dict) -> CortexMQuantizer:
+    """a8w8 unless --a16w8 asks for int16 activations (the CMSIS-NN s16 kernels)."""
+    quantizer = CortexMQuantizer(spec)
+    if options.get("a16w8"):
+        quantizer.set_global(get_symmetric_a16w8_quantization_config())
+    return quantizer
+
 
 CORTEX_M = TargetFamily(
     name="Cortex-M",
@@ -13,6 +23,11 @@ CORTEX_M = TargetFamily(
     description="no delegate: quantized ops as cortex_m:: CMSIS-NN kernels, the rest portable kernels",
     compile_spec=lambda target, options: CortexMCompileSpec(target.lower()),
     partitioner=CortexMPartitioner,
-    default_quantizer=lambda spec, options: CortexMQuantizer(spec),
+    default_quantizer=_default_quantizer,
+    options=(
+        TargetOption(
+            "a16w8", "Cortex-M targets: int16 activations, int8 weights (CMSIS-NN's s16 kernels)", switch=True
+        ),
+    ),
     no_host_device="Cortex-M programs run on the runner (kernels/cortex_m), not in etarm run",
 )

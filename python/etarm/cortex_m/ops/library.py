@@ -8,7 +8,7 @@ program with these ops still runs in Python) and a fake kernel (shapes and dtype
 Convention: a quantized operand is followed by its zero point, multiplier and shift; the
 multiplier and shift encode a real scale as ``multiplier * 2**(shift - 31)`` (CMSIS-NN's
 convention), computed ahead of time (requantize.py). Values round once, half up (TOSA
-RESCALE's SINGLE_ROUND).
+RESCALE's SINGLE_ROUND); int16 ops use the top 15 bits of the multiplier (``rescale_s16``).
 """
 
 from __future__ import annotations
@@ -49,3 +49,13 @@ def rescale(values: torch.Tensor, multiplier, shift) -> torch.Tensor:
     right = 31 - torch.as_tensor(shift, dtype=torch.int64)
     half = torch.ones_like(right) << (right - 1)
     return (values.to(torch.int64) * torch.as_tensor(multiplier, dtype=torch.int64) + half) >> right
+
+
+def rescale_s16(values: torch.Tensor, multiplier, shift) -> torch.Tensor:
+    """CMSIS-NN's int16 requantization (``arm_nn_requantize_s64`` after ``REDUCE_MULTIPLIER``): the multiplier
+    rounded to its top 15 bits, ``values * reduced * 2**(shift - 15)`` rounded once, half up; the value is an int32
+    after all but the last shift, as in C (so it wraps where the C does)."""
+    m = torch.as_tensor(multiplier, dtype=torch.int64)
+    reduced = torch.where(m < 0x7FFF0000, (m + (1 << 15)) >> 16, torch.full_like(m, 0x7FFF))
+    shifted = (values.to(torch.int64) * reduced) >> (14 - torch.as_tensor(shift, dtype=torch.int64))
+    return (shifted.to(torch.int32).to(torch.int64) + 1) >> 1

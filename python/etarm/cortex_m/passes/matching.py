@@ -1,5 +1,5 @@
 """What the Cortex-M passes share when they match a quantized pattern: the reason a node keeps
-its portable kernel (for the report), int8 checks, fused activations as clamp ranges, constants."""
+its portable kernel (for the report), int8 / int16 checks, fused activations as clamp ranges, constants."""
 
 from __future__ import annotations
 
@@ -21,6 +21,24 @@ class NotLowered(Exception):
 
 def int8_per_tensor(params: QuantParams) -> bool:
     return not params.per_channel and (params.dtype, params.qmin, params.qmax) == INT8
+
+
+def activation_dtype(params: QuantParams) -> torch.dtype | None:
+    """The activation type of the kernels ``params`` quantize to: int8 per tensor over [-128, 127] (a8w8), or int16
+    per tensor and symmetric (zero point 0, CMSIS-NN's s16 kernels take no offsets; a16w8); None otherwise."""
+    if int8_per_tensor(params):
+        return torch.int8
+    symmetric = not params.per_channel and int(params.zero_point) == 0
+    if symmetric and params.dtype == torch.int16 and params.qmin in (-32768, -32767) and params.qmax == 32767:
+        return torch.int16
+    return None
+
+
+# What a quantized result must be, by the activation type of its operands.
+_EXPECTED = {
+    torch.int8: "int8 with per-tensor parameters over [-128, 127]",
+    torch.int16: "int16 with symmetric per-tensor parameters",
+}
 
 
 def int8_pattern_problem(node: torch.fx.Node, operands) -> str | None:
@@ -84,9 +102,11 @@ def replace_pattern(graph: torch.fx.Graph, node: torch.fx.Node, target, args) ->
     return replacement
 
 
-def quantized_result(node: torch.fx.Node) -> tuple[torch.fx.Node | None, torch.fx.Node]:
+def quantized_result(
+    node: torch.fx.Node, dtype: torch.dtype = torch.int8
+) -> tuple[torch.fx.Node | None, torch.fx.Node]:
     """(fused activation or None, quantize) when ``node``'s result is quantized directly or through one relu /
-    relu6 / hardtanh / clamp (the quantizer fuses them) to int8 per tensor."""
+    relu6 / hardtanh / clamp (the quantizer fuses them) to ``dtype`` (activation_dtype) per tensor."""
     users = list(node.users)
     activation = None
     if len(users) == 1 and is_fused_activation(users[0]):
@@ -94,15 +114,15 @@ def quantized_result(node: torch.fx.Node) -> tuple[torch.fx.Node | None, torch.f
         users = list(activation.users)
     if len(users) != 1 or not is_quantize(users[0]):
         raise NotLowered("its result is not quantized directly (a float consumer, or a quantize after the activation)")
-    if not int8_per_tensor(qparams_of(users[0])):
-        raise NotLowered("its output is not int8 with per-tensor parameters over [-128, 127]")
+    if activation_dtype(qparams_of(users[0])) != dtype:
+        raise NotLowered(f"its output is not {_EXPECTED[dtype]}")
     return activation, users[0]
 
 
 def activation_range(activation: torch.fx.Node | None, out: QuantParams) -> tuple[int, int]:
-    """A fused relu / relu6 / hardtanh / clamp as bounds in output steps (int8 saturation without one)."""
+    """A fused relu / relu6 / hardtanh / clamp as bounds in output steps (the output's [qmin, qmax] without one)."""
     if activation is None:
-        return -128, 127
+        return out.qmin, out.qmax
     name = op_name(activation.target)
     if name.startswith("aten.relu6"):
         low, high = 0.0, 6.0
@@ -122,7 +142,7 @@ def activation_range(activation: torch.fx.Node | None, out: QuantParams) -> tupl
             return default
         return int(out.quantize(torch.tensor([float(bound)]))[0])
 
-    low_q, high_q = step(low, -128), step(high, 127)
+    low_q, high_q = step(low, out.qmin), step(high, out.qmax)
     if low_q > high_q:
         raise NotLowered("its activation's range is empty")
     return low_q, high_q

@@ -1,12 +1,13 @@
-"""QuantizedLinearAsCmsisNn: a quantized nn.Linear (int8 activations, int8 weights, int32 bias) as
+"""QuantizedLinearAsCmsisNn: a quantized nn.Linear (int8 or int16 activations, int8 weights, int32 bias) as
 cortex_m.quantized_linear.
 
 In the edge program an nn.Linear on a 2-D input is ``addmm(dq(bias), dq(x), permute_copy(dq(weight), [1, 0]))``
 (``mm`` without a bias; on a rank-3+ input between two ``view_copy``), its weight and bias constants dequantized per tensor or per output channel. When that
-result is quantized to int8 directly, or through relu / relu6 / hardtanh / clamp with no quantize between (the
+result is quantized to its input's type (int8, or symmetric int16: a16w8) directly, or through relu / relu6 / hardtanh / clamp with no quantize between (the
 quantizer fuses them), the whole becomes one cortex_m.quantized_linear: the int8 weight and int32 bias constants
-as they are, the weights' row sums (CMSIS-NN's MVE fully-connected wants them, without the bias), one multiplier
-and shift per tensor or per channel, and the activation as the output clamp. Everything is computed here, once.
+as they are (an int16 input's bias widened to the int64 its kernel reads), the weights' row sums (CMSIS-NN's MVE
+s8 fully-connected wants them, without the bias; empty for int16), one multiplier and shift per tensor or per
+channel, and the activation as the output clamp. Everything is computed here, once.
 """
 
 from __future__ import annotations
@@ -21,9 +22,9 @@ from torch.export.graph_signature import InputKind
 
 from etarm.cortex_m.passes.matching import (
     NotLowered,
+    activation_dtype,
     activation_range,
     constant,
-    int8_per_tensor,
     lower_each_reading_constants,
     quantized_result,
 )
@@ -41,8 +42,9 @@ _VIEW = "aten.view_copy.default"
 
 
 class QuantizedLinearAsCmsisNn(ProgramPass):
-    """Replaces dequantize -> addmm/mm [-> relu/hardtanh/clamp] -> quantize (int8) by cortex_m.quantized_linear
-    (arm_fully_connected_s8 for per-tensor weights, arm_convolve_1x1_s8_fast for per-channel ones)."""
+    """Replaces dequantize -> addmm/mm [-> relu/hardtanh/clamp] -> quantize (int8 or int16) by
+    cortex_m.quantized_linear (int8: arm_fully_connected_s8 for per-tensor weights, arm_convolve_1x1_s8_fast for
+    per-channel ones; int16: arm_fully_connected_s16)."""
 
     def transform(self, graph_module: torch.fx.GraphModule, program: ExportedProgram | None) -> bool:
         graph = graph_module.graph
@@ -67,8 +69,11 @@ class QuantizedLinearAsCmsisNn(ProgramPass):
             if len(dq_x.args[1]) != 2 or dq_x.args[1][-1] != shape[-1]:
                 raise NotLowered("its input is reshaped beyond flattening the leading dims")
             flatten, dq_x = shape, dq_x.args[0]
-        if not is_dequantize(dq_x) or not int8_per_tensor(qparams_of(dq_x)):
-            raise NotLowered("its input is not a dequantized int8 tensor with per-tensor parameters")
+        dtype = activation_dtype(qparams_of(dq_x)) if is_dequantize(dq_x) else None
+        if dtype is None:
+            raise NotLowered(
+                "its input is not a dequantized int8 tensor with per-tensor parameters (nor a symmetric int16 one)"
+            )
         if not (
             isinstance(weight_t, torch.fx.Node)
             and op_name(weight_t.target) == _PERMUTE
@@ -92,7 +97,7 @@ class QuantizedLinearAsCmsisNn(ProgramPass):
             if len(unflatten) != 1 or op_name(unflatten[0].target) != _VIEW or list(unflatten[0].args[1]) != want:
                 raise NotLowered("its flattened result is not reshaped back to the input's leading dims")
             result = unflatten[0]
-        activation, quantize = quantized_result(result)
+        activation, quantize = quantized_result(result, dtype)
         out = qparams_of(quantize)
         act_min, act_max = activation_range(activation, out)
 
@@ -122,24 +127,32 @@ class QuantizedLinearAsCmsisNn(ProgramPass):
         except EtarmError as error:
             raise NotLowered(str(error)) from error
 
-        kernel_sum = weight.to(torch.int32).sum(dim=1, dtype=torch.int32)
+        int16 = dtype == torch.int16
+        kernel_sum = (
+            torch.zeros(0, dtype=torch.int32) if int16 else weight.to(torch.int32).sum(dim=1, dtype=torch.int32)
+        )
+        values = {
+            "kernel_sum": kernel_sum.contiguous(),
+            "multipliers": torch.tensor([m for m, _ in params], dtype=torch.int32),
+            "shifts": torch.tensor([s for _, s in params], dtype=torch.int32),
+        }
+        if bias is not None and int16:
+            values["bias_int64"] = bias.to(torch.int64)  # arm_fully_connected_s16 reads an int64 bias
         first_input = next(n for n in graph.nodes if n.op == "placeholder")
         with graph.inserting_before(first_input):
-            constants = [
-                create_constant_placeholder(program, graph, f"{matmul.name}_{what}", InputKind.PARAMETER, value)
-                for what, value in (
-                    ("kernel_sum", kernel_sum.contiguous()),
-                    ("multipliers", torch.tensor([m for m, _ in params], dtype=torch.int32)),
-                    ("shifts", torch.tensor([s for _, s in params], dtype=torch.int32)),
-                )
-            ]
+            constants = {
+                what: create_constant_placeholder(program, graph, f"{matmul.name}_{what}", InputKind.PARAMETER, value)
+                for what, value in values.items()
+            }
+        bias_arg = None if bias is None else constants.get("bias_int64", dq_bias.args[0])
         args = (
-            dq_x.args[0], int(x.zero_point), dq_weight.args[0], dq_bias.args[0] if bias is not None else None,
-            *constants, int(out.zero_point), act_min, act_max,
+            dq_x.args[0], int(x.zero_point), dq_weight.args[0], bias_arg,
+            constants["kernel_sum"], constants["multipliers"], constants["shifts"], int(out.zero_point), act_min,
+            act_max,
         )  # fmt: skip
         with graph.inserting_before(quantize):
             node = graph.call_function(exir_ops.edge.cortex_m.quantized_linear.default, args)
-        node.meta = dict(quantize.meta)  # its value: int8 at the linear's output shape
+        node.meta = dict(quantize.meta)  # its value: int8 / int16 at the linear's output shape
         quantize.replace_all_uses_with(node)
         graph.erase_node(quantize)
         for done in dict.fromkeys((activation, result, matmul)):
