@@ -24,6 +24,7 @@ _CONV = "cortex_m.quantized_conv2d.default"
 _DEPTHWISE = "cortex_m.quantized_depthwise_conv2d.default"
 _MAX_POOL = "cortex_m.quantized_max_pool2d.default"
 _AVG_POOL = "cortex_m.quantized_avg_pool2d.default"
+_GROUPED = "cortex_m.quantized_grouped_conv2d.default"
 _TRANSPOSE = "cortex_m.transpose.default"  # the layout permutes, int8 copies
 
 
@@ -101,7 +102,8 @@ def test_constants_are_in_cmsis_nn_layouts(per_channel):
 
 class _Branches(torch.nn.Module):
     """A conv whose result also feeds a float op, a grouped (not depthwise) conv, a transposed conv, a conv1d, a
-    dilated max pool and a padded average pool counting its padding (torch's default)."""
+    dilated max pool and a padded average pool counting its padding (torch's default): the grouped conv is the only
+    other one lowered."""
 
     def __init__(self):
         super().__init__()
@@ -122,11 +124,11 @@ def test_what_stays_portable_has_its_reason():
     model, inputs = _Branches().eval(), (torch.randn(1, 4, 6, 6),)
     quantized, program = _rewritten(model, inputs)
     assert len(calls(program, _CONV)) == 1  # conv: its quantized result feeds both the grouped conv and sigmoid
+    assert len(calls(program, _GROUPED)) == 1
     reasons = {n.name: n.meta.get("cortex_m_reason", "") for n in calls(program) if "convolution" in str(n.target)}
-    assert len(reasons) == 3, reasons
+    assert len(reasons) == 2, reasons
     assert sorted(reasons.values()) == sorted(
         [
-            "a grouped convolution (groups=2, neither 1 nor the input's channels)",
             "a transposed convolution has no cortex_m kernel yet",
             "only 2-D convolutions (4-D NCHW inputs) have a cortex_m kernel",
         ]
@@ -135,10 +137,41 @@ def test_what_stays_portable_has_its_reason():
     assert pool.meta["cortex_m_reason"] == "a dilated or ceil-mode max pool has no cortex_m kernel"
     (average,) = [n for n in calls(program) if "avg_pool2d" in str(n.target)]
     assert "counting its padding" in average.meta["cortex_m_reason"]
-    # The conv's NCHW result stays for the float ops beside it: its permute back is kept.
-    assert [list(p.args[1]) for p in calls(program, _TRANSPOSE)] == [[0, 2, 3, 1], [0, 3, 1, 2]]
+    # The conv's NCHW result stays for the float ops beside it: its permute back is kept; the grouped conv reads the
+    # conv's NHWC result and gives the model an NCHW output.
+    assert [list(p.args[1]) for p in calls(program, _TRANSPOSE)] == [[0, 2, 3, 1], [0, 3, 1, 2], [0, 3, 1, 2]]
     for got, expected in zip(program.module()(*inputs), quantized(*inputs)):
         _within_one_step(got, expected)
+
+
+class _Grouped(torch.nn.Module):
+    """Grouped convolutions (neither 1 nor depthwise): two groups strided with a fused relu, four 1x1 groups."""
+
+    def __init__(self):
+        super().__init__()
+        self.grouped = torch.nn.Conv2d(8, 6, 3, stride=2, padding=1, groups=2)
+        self.pointwise = torch.nn.Conv2d(6, 12, 1, groups=3, bias=False)
+
+    def forward(self, x):
+        return self.pointwise(torch.relu(self.grouped(x)))
+
+
+@pytest.mark.parametrize("per_channel", [True, False])
+def test_grouped_convolutions_become_one_op_each_with_ohwi_weights_per_group(per_channel):
+    torch.manual_seed(2)
+    model, inputs = _Grouped().eval(), (torch.randn(2, 8, 9, 9),)
+    quantizer = CortexMQuantizer().set_global(get_symmetric_quantization_config(is_per_channel=per_channel))
+    quantized, program = _rewritten(model, inputs, quantizer)
+    assert not [n for n in calls(program) if "convolution" in str(n.target) or "relu" in str(n.target)]
+    grouped, pointwise = calls(program, _GROUPED)
+    assert pointwise.args[0] is grouped  # NHWC between them
+    for node, shape, groups in ((grouped, (6, 3, 3, 4), 2), (pointwise, (12, 1, 1, 2), 3)):
+        weight = _constant(program, node.args[2])
+        assert weight.dtype == torch.int8 and tuple(weight.shape) == shape
+        assert node.args[9] == groups
+        assert all(_constant(program, a).numel() == shape[0] for a in node.args[3:6])
+    assert grouped.args[-2] == grouped.args[-3]  # relu: its clamp starts at the zero point
+    _within_one_step(program.module()(*inputs), quantized(*inputs))
 
 
 def test_float_convolution_is_left_with_its_reason():

@@ -17,8 +17,9 @@ struct Conv2dCase {
   int32_t n, h, w, in_c, kernel_h, kernel_w, out_c;
   int32_t stride_h = 1, stride_w = 1, pad_h = 0, pad_w = 0, dil_h = 1, dil_w = 1;
   // Depthwise: weights [1, KH, KW, C_out], output channel o reading input channel o / (C_out / C_in) only.
-  // Otherwise OHWI [C_out, KH, KW, C_in].
+  // Otherwise OHWI [C_out, KH, KW, C_in / groups], output channel o reading the input channels of its group only.
   bool depthwise = false;
+  int32_t groups = 1;
   int32_t input_zp = 0, output_zp = 0, act_min = -128, act_max = 127;
 
   int32_t out_h() const {
@@ -29,7 +30,7 @@ struct Conv2dCase {
   }
   std::vector<int32_t> weight_sizes() const {
     return depthwise ? std::vector<int32_t>{1, kernel_h, kernel_w, out_c}
-                     : std::vector<int32_t>{out_c, kernel_h, kernel_w, in_c};
+                     : std::vector<int32_t>{out_c, kernel_h, kernel_w, in_c / groups};
   }
 };
 
@@ -55,7 +56,9 @@ struct Conv2dData {
 
   int32_t weight_at(int32_t o, int32_t i, int32_t j, int32_t ci) const {
     const int8_t* wd = weight.data<int8_t>();
-    return c.depthwise ? wd[(i * c.kernel_w + j) * c.out_c + o] : wd[((o * c.kernel_h + i) * c.kernel_w + j) * c.in_c + ci];
+    const int32_t group_in = c.in_c / c.groups;
+    return c.depthwise ? wd[(i * c.kernel_w + j) * c.out_c + o]
+                       : wd[((o * c.kernel_h + i) * c.kernel_w + j) * group_in + ci % group_in];
   }
 
   // The expected NHWC output into `want` ([N, OH, OW, C_out] int8).
@@ -67,8 +70,9 @@ struct Conv2dData {
         for (int32_t x = 0; x < ow; ++x) {
           for (int32_t o = 0; o < c.out_c; ++o) {
             int64_t acc = bias.data<int32_t>()[o];
-            const int32_t first = c.depthwise ? o / mult : 0;
-            const int32_t last = c.depthwise ? first + 1 : c.in_c;
+            const int32_t group_in = c.in_c / c.groups;
+            const int32_t first = c.depthwise ? o / mult : o / (c.out_c / c.groups) * group_in;
+            const int32_t last = c.depthwise ? first + 1 : first + group_in;
             for (int32_t i = 0; i < c.kernel_h; ++i) {
               const int32_t iy = y * c.stride_h - c.pad_h + i * c.dil_h;
               for (int32_t j = 0; j < c.kernel_w; ++j) {

@@ -12,8 +12,10 @@ from etarm.cortex_m.passes.quantized_avg_pool2d_as_cmsis_nn import QuantizedAvgP
 from etarm.cortex_m.passes.quantized_add_as_cmsis_nn import QuantizedAddAsCmsisNn
 from etarm.cortex_m.passes.quantized_conv2d_as_cmsis_nn import QuantizedConv2dAsCmsisNn
 from etarm.cortex_m.passes.quantized_depthwise_conv2d_as_cmsis_nn import QuantizedDepthwiseConv2dAsCmsisNn
+from etarm.cortex_m.passes.quantized_grouped_conv2d_as_cmsis_nn import QuantizedGroupedConv2dAsCmsisNn
 from etarm.cortex_m.passes.quantized_linear_as_cmsis_nn import QuantizedLinearAsCmsisNn
 from etarm.cortex_m.passes.quantized_max_pool2d_as_cmsis_nn import QuantizedMaxPool2dAsCmsisNn
+from etarm.cortex_m.passes.quantized_mean_hw_as_cortex_m import QuantizedMeanHwAsCortexM
 from etarm.cortex_m.passes.quantized_minimum_maximum_as_cortex_m import QuantizedMinimumMaximumAsCortexM
 from etarm.cortex_m.passes.quantized_mul_as_cmsis_nn import QuantizedMulAsCmsisNn
 from etarm.cortex_m.passes.quantized_permutes_as_cortex_m import QuantizedPermutesAsCortexM
@@ -31,8 +33,10 @@ def cortex_m_passes() -> list[Pass]:
         QuantizedLinearAsCmsisNn(),
         QuantizedConv2dAsCmsisNn(),
         QuantizedDepthwiseConv2dAsCmsisNn(),
+        QuantizedGroupedConv2dAsCmsisNn(),
         QuantizedMaxPool2dAsCmsisNn(),
         QuantizedAvgPool2dAsCmsisNn(),
+        QuantizedMeanHwAsCortexM(),
         # After every rewrite that wraps an NHWC op in permutes.
         CancelLayoutPermutes(),
         # After CancelLayoutPermutes, which only sees aten permutes.

@@ -7,7 +7,6 @@ from __future__ import annotations
 import torch
 from executorch.exir.dialects._ops import ops as exir_ops
 
-from etarm.cortex_m.passes.matching import NotLowered
 from etarm.cortex_m.passes.quantized_convolution import QuantizedConvolutionAsCmsisNn
 
 
@@ -18,14 +17,8 @@ class QuantizedConv2dAsCmsisNn(QuantizedConvolutionAsCmsisNn):
     target = exir_ops.edge.cortex_m.quantized_conv2d.default
 
     def handles(self, groups: int, in_channels: int) -> bool:
-        # Depthwise ones (groups == in_channels > 1) are QuantizedDepthwiseConv2dAsCmsisNn's; other grouped ones
-        # get their reason here.
-        return groups == 1 or groups != in_channels
+        # Depthwise and other grouped ones are QuantizedDepthwiseConv2dAsCmsisNn's and QuantizedGroupedConv2dAsCmsisNn's.
+        return groups == 1
 
     def cmsis_nn_weight(self, weight: torch.Tensor) -> torch.Tensor:
         return weight.permute(0, 2, 3, 1)  # OIHW -> OHWI
-
-    def extra_arguments(self, groups: int, in_channels: int, out_channels: int) -> tuple:
-        if groups != 1:
-            raise NotLowered(f"a grouped convolution (groups={groups}, neither 1 nor the input's channels)")
-        return ()
