@@ -81,10 +81,14 @@ bool valid_int8(const Requantize& r) {
   return r.zero_point >= INT8_MIN && r.zero_point <= INT8_MAX && r.multiplier > 0 && r.shift >= -31 && r.shift <= 0;
 }
 
-const char* int8_broadcast_blocks(const Tensor& a, const Tensor& b, const Tensor& out, BroadcastBlocks* blocks) {
-  if (a.scalar_type() != ScalarType::Char || b.scalar_type() != ScalarType::Char ||
-      out.scalar_type() != ScalarType::Char) {
-    return "int8 tensors only";
+bool valid_int16(const Requantize& r) {
+  return r.zero_point == 0 && r.multiplier > 0 && r.shift >= -31 && r.shift <= 0;
+}
+
+const char* broadcast_blocks(
+    const Tensor& a, const Tensor& b, const Tensor& out, ScalarType type, BroadcastBlocks* blocks) {
+  if (a.scalar_type() != type || b.scalar_type() != type || out.scalar_type() != type) {
+    return type == ScalarType::Char ? "int8 tensors only" : "tensors of one type (int8 or int16) only";
   }
   if (!contiguous(a) || !contiguous(b) || !contiguous(out)) {
     return "contiguous tensors only";

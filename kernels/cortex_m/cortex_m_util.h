@@ -15,6 +15,15 @@ namespace cortex_m {
 // Operands of an int8 add are shifted left by this before their rescale (as TOSA lowerings
 // and TFLite do): |q - zp| < 2^9, so two of them times 2^20 still fit int32.
 constexpr int32_t kAddLeftShift = 20;
+// The same for int16 (a16w8): |q| <= 2^15, so two of them times 2^15 still fit int32.
+constexpr int32_t kAddLeftShiftS16 = 15;
+
+// The smallest value a kernel writes to an activation of type T: int8's -128; for int16 (a16w8) -32767, the
+// quantizer's symmetric range, so -32768 never appears (its square, 2^30, overflows MVE's s16 multiply).
+template <typename T>
+constexpr int32_t activation_min() {
+  return sizeof(T) == 1 ? INT8_MIN : -INT16_MAX;
+}
 
 // x -> round_half_up(x * multiplier * 2^(shift - 31)), then + zero_point (outputs).
 struct Requantize {
@@ -34,6 +43,9 @@ bool int8_zero_point_arg(Span<EValue*> stack, size_t i, int32_t* zero_point);
 // [-31, 0] (a scale below 1: the MVE path doubles the value before its high multiply).
 bool valid_int8(const Requantize& r);
 
+// The same for an int16 operand or output (a16w8): zero point 0 (CMSIS-NN's s16 kernels take no offsets).
+bool valid_int16(const Requantize& r);
+
 // Two int8 operands broadcast (numpy rules) into an int8 output, cut into `count` contiguous
 // blocks of `length` elements: the trailing dims that both operands have at the output's size
 // make one block (one elementwise loop or CMSIS-NN call), the leading dims are walked.
@@ -51,9 +63,14 @@ struct BroadcastBlocks {
   }
 };
 
-// Checks that a, b and out are contiguous int8 tensors with data, that a and b broadcast to out's
+// Checks that a, b and out are contiguous tensors of `type` with data, that a and b broadcast to out's
 // rank, resizes out to their broadcast shape and cuts it into blocks; nullptr, or what is wrong.
-const char* int8_broadcast_blocks(const Tensor& a, const Tensor& b, const Tensor& out, BroadcastBlocks* blocks);
+const char* broadcast_blocks(
+    const Tensor& a, const Tensor& b, const Tensor& out, ScalarType type, BroadcastBlocks* blocks);
+
+inline const char* int8_broadcast_blocks(const Tensor& a, const Tensor& b, const Tensor& out, BroadcastBlocks* blocks) {
+  return broadcast_blocks(a, b, out, ScalarType::Char, blocks);
+}
 
 // The kernels of cortex_m::quantized_minimum.out / quantized_maximum.out (`largest`), written here
 // since the CMSIS-NN snapshot has no arm_minimum_s8 / arm_maximum_s8; `op` names the kernel in errors.

@@ -7,6 +7,10 @@
 // where rq(x, m, s) = round_half_up(x * m * 2^(s - 31)): TOSA's ADD between two RESCALEs with single
 // rounding (CMSIS-NN built with CMSIS_NN_USE_SINGLE_ROUNDING). Multipliers and shifts are computed
 // ahead of time (python/etarm/cortex_m/quantized_add.py); shapes broadcast (numpy rules).
+// int16 (a16w8): the same with zero points 0, a left shift of 15 and saturation to [-32767, 32767]
+// (arm_elementwise_add_s16).
+#include <limits>
+
 #include "arm_nnfunctions.h"
 #include "kernels/cortex_m/cortex_m_util.h"
 
@@ -16,33 +20,49 @@ namespace {
 
 using cortex_m::Requantize;
 
+constexpr const char* kName = "cortex_m::quantized_add.out";
+
+// One CMSIS-NN add per block of the broadcast output; `add` is arm_elementwise_add_s8 or _s16 (one signature).
+template <typename T, typename Add>
+void add_blocks(
+    KernelRuntimeContext& ctx, const Tensor& a, const Tensor& b, const Tensor& out,
+    const cortex_m::BroadcastBlocks& blocks, const Requantize (&r)[3], int32_t left_shift, Add add) {
+  const T* pa = a.const_data_ptr<T>();
+  const T* pb = b.const_data_ptr<T>();
+  T* po = out.mutable_data_ptr<T>();
+  BroadcastWalker w = blocks.walker();
+  for (ssize_t i = 0; i < blocks.count; ++i, w.next()) {
+    // CMSIS-NN takes offsets added to the values: the negated zero points of the inputs.
+    const arm_cmsis_nn_status status = add(
+        pa + w.a(), pb + w.b(), -r[0].zero_point, r[0].multiplier, r[0].shift, -r[1].zero_point, r[1].multiplier,
+        r[1].shift, left_shift, po + i * blocks.length, r[2].zero_point, r[2].multiplier, r[2].shift,
+        cortex_m::activation_min<T>(), std::numeric_limits<T>::max(), blocks.length);
+    ETARM_KERNEL_CHECK(ctx, status == ARM_CMSIS_NN_SUCCESS, "%s: CMSIS-NN failed (%d)", kName, status);
+  }
+}
+
 void quantized_add_out(KernelRuntimeContext& ctx, Span<EValue*> stack) {
   const Tensor* a = tensor_arg(stack, 0);
   const Tensor* b = tensor_arg(stack, 4);
   const Tensor* out = tensor_arg(stack, 11);
-  Requantize ra, rb, ro;
+  Requantize r[3];
   ETARM_KERNEL_CHECK(
       ctx,
-      stack.size() == 13 && a && b && out && cortex_m::requantize_args(stack, 1, &ra) &&
-          cortex_m::requantize_args(stack, 5, &rb) && cortex_m::requantize_args(stack, 8, &ro),
-      "cortex_m::quantized_add.out: bad arguments");
+      stack.size() == 13 && a && b && out && cortex_m::requantize_args(stack, 1, &r[0]) &&
+          cortex_m::requantize_args(stack, 5, &r[1]) && cortex_m::requantize_args(stack, 8, &r[2]),
+      "%s: bad arguments", kName);
+  const bool s16 = a->scalar_type() == ScalarType::Short;
+  const auto valid = s16 ? cortex_m::valid_int16 : cortex_m::valid_int8;
   ETARM_KERNEL_CHECK(
-      ctx, cortex_m::valid_int8(ra) && cortex_m::valid_int8(rb) && cortex_m::valid_int8(ro),
-      "cortex_m::quantized_add.out: zero point, multiplier or shift out of range");
+      ctx, valid(r[0]) && valid(r[1]) && valid(r[2]), "%s: zero point, multiplier or shift out of range", kName);
   cortex_m::BroadcastBlocks blocks;
-  const char* problem = cortex_m::int8_broadcast_blocks(*a, *b, *out, &blocks);
-  ETARM_KERNEL_CHECK(ctx, problem == nullptr, "cortex_m::quantized_add.out: %s", problem);
-  const int8_t* pa = a->const_data_ptr<int8_t>();
-  const int8_t* pb = b->const_data_ptr<int8_t>();
-  int8_t* po = out->mutable_data_ptr<int8_t>();
-  BroadcastWalker w = blocks.walker();
-  for (ssize_t i = 0; i < blocks.count; ++i, w.next()) {
-    // CMSIS-NN takes offsets added to the values: the negated zero points of the inputs.
-    const arm_cmsis_nn_status status = arm_elementwise_add_s8(
-        pa + w.a(), pb + w.b(), -ra.zero_point, ra.multiplier, ra.shift, -rb.zero_point, rb.multiplier, rb.shift,
-        cortex_m::kAddLeftShift, po + i * blocks.length, ro.zero_point, ro.multiplier, ro.shift, INT8_MIN, INT8_MAX,
-        blocks.length);
-    ETARM_KERNEL_CHECK(ctx, status == ARM_CMSIS_NN_SUCCESS, "cortex_m::quantized_add.out: CMSIS-NN failed (%d)", status);
+  const char* problem =
+      cortex_m::broadcast_blocks(*a, *b, *out, s16 ? ScalarType::Short : ScalarType::Char, &blocks);
+  ETARM_KERNEL_CHECK(ctx, problem == nullptr, "%s: %s", kName, problem);
+  if (s16) {
+    add_blocks<int16_t>(ctx, *a, *b, *out, blocks, r, cortex_m::kAddLeftShiftS16, arm_elementwise_add_s16);
+  } else {
+    add_blocks<int8_t>(ctx, *a, *b, *out, blocks, r, cortex_m::kAddLeftShift, arm_elementwise_add_s8);
   }
 }
 

@@ -168,7 +168,7 @@ void quantized_linear_out(KernelRuntimeContext& ctx, Span<EValue*> stack) {
       (input->scalar_type() == ScalarType::Char || s16) && out->scalar_type() == input->scalar_type() &&
           weight->scalar_type() == ScalarType::Char,
       "%s: int8 or int16 input, the same output type, int8 weight only", kName);
-  const int32_t lowest = s16 ? INT16_MIN : INT8_MIN;
+  const int32_t lowest = s16 ? cortex_m::activation_min<int16_t>() : INT8_MIN;
   const int32_t highest = s16 ? INT16_MAX : INT8_MAX;
   ETARM_KERNEL_CHECK(
       ctx,

@@ -1,7 +1,7 @@
 // cortex_m::quantized_add.out against a plain integer reference of TOSA's quantized ADD: each
 // operand RESCALEd (single rounding) to int32 after a left shift of 20, an int32 ADD, a RESCALE
 // into the int8 output. Bit-exact on every CMSIS-NN code path (host: plain C; Corstone-300: MVE;
-// M55 without MVE, M4, M33: DSP).
+// M55 without MVE, M4, M33: DSP). int16 (a16w8): zero points 0, a left shift of 15, int16 saturation.
 #include <cmath>
 #include <cstdint>
 
@@ -14,20 +14,23 @@ using namespace etarm::kernels::testing;
 
 constexpr const char* kOp = "cortex_m::quantized_add.out";
 
-int64_t reference(int64_t x, int64_t y, const Params& a, const Params& b, const Params& o) {
-  const int64_t sum = rescale((x - a.zero_point) << 20, a) + rescale((y - b.zero_point) << 20, b);
-  return clamp_int8(rescale(sum, o) + o.zero_point);
+int64_t reference(int64_t x, int64_t y, const Params& a, const Params& b, const Params& o, bool s16) {
+  const int left_shift = s16 ? 15 : 20;
+  const int64_t sum = rescale((x - a.zero_point) << left_shift, a) + rescale((y - b.zero_point) << left_shift, b);
+  const int64_t q = rescale(sum, o) + o.zero_point;
+  return s16 ? clamp_int16(q) : clamp_int8(q);
 }
 
-// Scales as a TOSA lowering computes them: inputs to 2 * max(scale) / 2^20 per int32 step.
+// Scales as a TOSA lowering computes them: inputs to 2 * max(scale) / 2^20 (int16: 2^15) per int32 step.
 struct Add {
   Params a, b, out;
 };
 
-Add add_of(double scale_a, int64_t zp_a, double scale_b, int64_t zp_b, double scale_out, int64_t zp_out) {
+Add add_of(double scale_a, int64_t zp_a, double scale_b, int64_t zp_b, double scale_out, int64_t zp_out,
+           int left_shift = 20) {
   const double twice_max = 2 * std::fmax(scale_a, scale_b);
   return {params(zp_a, scale_a / twice_max), params(zp_b, scale_b / twice_max),
-          params(zp_out, twice_max / (1 << 20) / scale_out)};
+          params(zp_out, twice_max / (1 << left_shift) / scale_out)};
 }
 
 Error call(TestTensor& a, TestTensor& b, const Add& p, TestTensor& out) {
@@ -39,12 +42,12 @@ Error call(TestTensor& a, TestTensor& b, const Add& p, TestTensor& out) {
 }
 
 void check_add(TestTensor& a, TestTensor& b, const Add& p, std::vector<int32_t> out_sizes) {
-  TestTensor out(ScalarType::Char, out_sizes), want(ScalarType::Char, out_sizes);
+  TestTensor out(a.dtype(), out_sizes), want(a.dtype(), out_sizes);
   ASSERT_EQ(call(a, b, p, out), Error::Ok);
   compute(want, [&](const Index& i) {
     const auto x = static_cast<int64_t>(broadcast_value(a, i));
     const auto y = static_cast<int64_t>(broadcast_value(b, i));
-    return static_cast<double>(reference(x, y, p.a, p.b, p.out));
+    return static_cast<double>(reference(x, y, p.a, p.b, p.out, a.dtype() == ScalarType::Short));
   });
   EXPECT_TENSOR_EQ(out, want);
 }
@@ -156,6 +159,44 @@ TEST(QuantizedAdd, RejectsShapesThatDoNotBroadcastAndBadArguments) {
                 .tensor(c).integer(0).integer(1 << 30).integer(-1)
                 .integer(0).integer(1 << 30).integer(-1).out(out).run(),
             Error::InvalidArgument);  // a zero point as a Double
+}
+
+// int16 activations (a16w8): symmetric, so every zero point is 0 and the range [-32767, 32767].
+const Add kTypicalS16 = add_of(3e-4, 0, 2e-4, 0, 4e-4, 0, 15);
+
+TEST(QuantizedAddS16, RandomBroadcastAndScales) {
+  // 37 elements: MVE's 4-lane tail, the DSP path's pairs plus one; a broadcast row; very different scales.
+  TestTensor a(ScalarType::Short, {37}), b(ScalarType::Short, {37});
+  fill_uniform(a, 11, -32768, 32767);
+  fill_uniform(b, 12, -32768, 32767);
+  check_add(a, b, kTypicalS16, {37});
+  check_add(a, b, add_of(1e-2, 0, 1e-5, 0, 2e-2, 0, 15), {37});
+  TestTensor m(ScalarType::Short, {2, 3, 4}), row(ScalarType::Short, {4});
+  fill_uniform(m, 13, -32768, 32767);
+  fill_uniform(row, 14, -32768, 32767);
+  check_add(m, row, kTypicalS16, {2, 3, 4});
+}
+
+TEST(QuantizedAddS16, SaturatesAndRoundsHalfUp) {
+  TestTensor a(ScalarType::Short, {6}), b(ScalarType::Short, {6}), out(ScalarType::Short, {6});
+  TestTensor want(ScalarType::Short, {6});
+  a.set<int16_t>({1, -1, 3, -3, 32767, -32768});
+  b.set<int16_t>({0, 0, 0, 0, 32767, -32768});
+  ASSERT_EQ(call(a, b, add_of(0.1, 0, 0.1, 0, 0.2, 0, 15), out), Error::Ok);
+  want.set<int16_t>({1, 0, 2, -1, 32767, -32767});  // (x + y) / 2, .5 toward +inf; never -32768
+  EXPECT_TENSOR_EQ(out, want);
+  check_add(a, b, add_of(0.1, 0, 0.1, 0, 0.1, 0, 15), {6});  // sums beyond the range saturate
+}
+
+TEST(QuantizedAddS16, RejectsZeroPointsAndMixedTypes) {
+  TestTensor a(ScalarType::Short, {4}), b(ScalarType::Short, {4}), out(ScalarType::Short, {4});
+  TestTensor narrow(ScalarType::Char, {4});
+  EXPECT_EQ(call(a, b, kTypicalS16, out), Error::Ok);
+  Add p = kTypicalS16;
+  p.a.zero_point = 1;  // int16 is symmetric
+  EXPECT_EQ(call(a, b, p, out), Error::InvalidArgument);
+  EXPECT_EQ(call(a, narrow, kTypicalS16, out), Error::InvalidArgument);
+  EXPECT_EQ(call(a, b, kTypicalS16, narrow), Error::InvalidArgument);
 }
 
 }  // namespace

@@ -50,7 +50,7 @@ struct Linear {
         kernel_sum(ScalarType::Int, {int16 ? 0 : out_features}),
         multipliers(ScalarType::Int, {static_cast<int32_t>(scales.size())}),
         shifts(ScalarType::Int, {static_cast<int32_t>(scales.size())}), input_zp(in_zp), output_zp(out_zp),
-        act_min(int16 ? -32768 : -128), act_max(int16 ? 32767 : 127) {
+        act_min(int16 ? -32767 : -128), act_max(int16 ? 32767 : 127) {
     fill_uniform(weight, seed, -127, 127);
     fill_uniform(bias, seed + 1, int16 ? -3000000 : -20000, int16 ? 3000000 : 20000);
     for (int32_t row = 0; !s16 && row < n; ++row) {

@@ -44,6 +44,11 @@ inline int64_t clamp_int8(int64_t q) {
   return q < -128 ? -128 : (q > 127 ? 127 : q);
 }
 
+// a16w8's symmetric int16 range: the kernels never write -32768.
+inline int64_t clamp_int16(int64_t q) {
+  return q < -32767 ? -32767 : (q > 32767 ? 32767 : q);
+}
+
 }  // namespace testing
 }  // namespace kernels
 }  // namespace etarm

@@ -51,6 +51,13 @@ def rescale(values: torch.Tensor, multiplier, shift) -> torch.Tensor:
     return (values.to(torch.int64) * torch.as_tensor(multiplier, dtype=torch.int64) + half) >> right
 
 
+def saturation(dtype: torch.dtype) -> tuple[int, int]:
+    """The range the kernels write an activation of ``dtype`` in: int8's; int16's without -32768 (a16w8 is
+    symmetric, and -32768 squared overflows CMSIS-NN's MVE s16 multiply)."""
+    limits = torch.iinfo(dtype)
+    return (-limits.max, limits.max) if dtype == torch.int16 else (limits.min, limits.max)
+
+
 def rescale_s16(values: torch.Tensor, multiplier, shift) -> torch.Tensor:
     """CMSIS-NN's int16 requantization (``arm_nn_requantize_s64`` after ``REDUCE_MULTIPLIER``): the multiplier
     rounded to its top 15 bits, ``values * reduced * 2**(shift - 15)`` rounded once, half up; the value is an int32

@@ -1,17 +1,19 @@
-"""cortex_m::quantized_add: int8 + int8 -> int8 (arm_elementwise_add_s8), shapes broadcast.
+"""cortex_m::quantized_add: int8 + int8 -> int8 (arm_elementwise_add_s8), or int16 + int16 -> int16 with zero
+points 0 (a16w8: arm_elementwise_add_s16), shapes broadcast.
 
-Both operands, centred and shifted left by ADD_LEFT_SHIFT, are rescaled to a common int32
-scale; their sum is rescaled into the output (TOSA's ADD between two RESCALEs).
+Both operands, centred and shifted left by ADD_LEFT_SHIFT of their type, are rescaled to a common int32
+scale; their sum is rescaled into the output (TOSA's ADD between two RESCALEs) and saturated (library.saturation).
 """
 
 from __future__ import annotations
 
 import torch
 
-from etarm.cortex_m.ops.library import define, rescale
+from etarm.cortex_m.ops.library import define, rescale, saturation
 
-# kernels/cortex_m uses the same constant: cortex_m_util.h kAddLeftShift.
-ADD_LEFT_SHIFT = 20
+# kernels/cortex_m uses the same constants: cortex_m_util.h kAddLeftShift, kAddLeftShiftS16 (|q| <= 2**15, so
+# two shifted int16 values still fit int32).
+ADD_LEFT_SHIFT = {torch.int8: 20, torch.int16: 15}
 
 ARGUMENTS = (
     "Tensor self, int self_zero_point, int self_multiplier, int self_shift, "
@@ -21,14 +23,15 @@ ARGUMENTS = (
 
 
 def quantized_add(a, a_zp, a_mult, a_shift, b, b_zp, b_mult, b_shift, out_zp, out_mult, out_shift):
-    centred_a = (a.to(torch.int64) - a_zp) << ADD_LEFT_SHIFT
-    centred_b = (b.to(torch.int64) - b_zp) << ADD_LEFT_SHIFT
+    left_shift = ADD_LEFT_SHIFT[a.dtype]
+    centred_a = (a.to(torch.int64) - a_zp) << left_shift
+    centred_b = (b.to(torch.int64) - b_zp) << left_shift
     total = rescale(centred_a, a_mult, a_shift) + rescale(centred_b, b_mult, b_shift)
-    return (rescale(total, out_mult, out_shift) + out_zp).clamp(-128, 127).to(torch.int8)
+    return (rescale(total, out_mult, out_shift) + out_zp).clamp(*saturation(a.dtype)).to(a.dtype)
 
 
 def _fake(a, a_zp, a_mult, a_shift, b, b_zp, b_mult, b_shift, out_zp, out_mult, out_shift):
-    return torch.empty(torch.broadcast_shapes(a.shape, b.shape), dtype=torch.int8, device=a.device)
+    return torch.empty(torch.broadcast_shapes(a.shape, b.shape), dtype=a.dtype, device=a.device)
 
 
 define("quantized_add", ARGUMENTS, quantized_add, _fake)

@@ -25,11 +25,12 @@ def int8_per_tensor(params: QuantParams) -> bool:
 
 def activation_dtype(params: QuantParams) -> torch.dtype | None:
     """The activation type of the kernels ``params`` quantize to: int8 per tensor over [-128, 127] (a8w8), or int16
-    per tensor and symmetric (zero point 0, CMSIS-NN's s16 kernels take no offsets; a16w8); None otherwise."""
+    per tensor and symmetric over [-32767, 32767] (zero point 0: CMSIS-NN's s16 kernels take no offsets; a16w8, the
+    kernels' int16 range, ops/library.py saturation); None otherwise."""
     if int8_per_tensor(params):
         return torch.int8
     symmetric = not params.per_channel and int(params.zero_point) == 0
-    if symmetric and params.dtype == torch.int16 and params.qmin in (-32768, -32767) and params.qmax == 32767:
+    if symmetric and (params.dtype, params.qmin, params.qmax) == (torch.int16, -32767, 32767):
         return torch.int16
     return None
 
@@ -37,20 +38,27 @@ def activation_dtype(params: QuantParams) -> torch.dtype | None:
 # What a quantized result must be, by the activation type of its operands.
 _EXPECTED = {
     torch.int8: "int8 with per-tensor parameters over [-128, 127]",
-    torch.int16: "int16 with symmetric per-tensor parameters",
+    torch.int16: "int16 with symmetric per-tensor parameters over [-32767, 32767]",
 }
 
 
 def int8_pattern_problem(node: torch.fx.Node, operands) -> str | None:
     """None if each of ``operands`` is a dequantized int8 tensor and ``node`` only feeds one int8 quantize
     (dequantize -> node -> quantize, all per tensor); else why not."""
+    return pattern_problem(node, operands, (torch.int8,))
+
+
+def pattern_problem(node: torch.fx.Node, operands, dtypes) -> str | None:
+    """None if each of ``operands`` is a dequantized tensor and ``node`` only feeds one quantize (dequantize ->
+    node -> quantize), all of one activation type (activation_dtype) among ``dtypes``; else why not."""
     if not all(is_dequantize(a) for a in operands):
         return "an operand is not a dequantized int8 tensor (float or a Python number)"
     users = list(node.users)
     if len(users) != 1 or not is_quantize(users[0]):
         return "its result is not quantized directly (float consumer or fused activation)"
-    if not all(int8_per_tensor(qparams_of(n)) for n in (*operands, users[0])):
-        return "not int8 with per-tensor parameters over [-128, 127]"
+    found = {activation_dtype(qparams_of(n)) for n in (*operands, users[0])}
+    if len(found) != 1 or found.pop() not in dtypes:
+        return "not " + ", nor ".join(_EXPECTED[d] for d in dtypes)
     return None
 
 

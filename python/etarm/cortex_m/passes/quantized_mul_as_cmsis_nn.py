@@ -1,4 +1,5 @@
-"""QuantizedMulAsCmsisNn: dequantize -> mul -> quantize (int8, per tensor) as cortex_m.quantized_mul."""
+"""QuantizedMulAsCmsisNn: dequantize -> mul -> quantize (int8, or symmetric int16; per tensor) as
+cortex_m.quantized_mul."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import torch
 from executorch.exir.dialects._ops import ops as exir_ops
 from torch.export import ExportedProgram
 
-from etarm.cortex_m.passes.matching import int8_pattern_problem, lower_each, replace_pattern
+from etarm.cortex_m.passes.matching import lower_each, pattern_problem, replace_pattern
 from etarm.cortex_m.requantize import multiplier_and_shift
 from etarm.errors import EtarmError
 from etarm.passes.base import ProgramPass
@@ -16,7 +17,8 @@ _MULS = ("aten.mul.Tensor",)
 
 
 class QuantizedMulAsCmsisNn(ProgramPass):
-    """Replaces dequantize -> mul -> quantize (int8, per-tensor) by cortex_m.quantized_mul (arm_elementwise_mul_s8)."""
+    """Replaces dequantize -> mul -> quantize (int8 or int16, per-tensor) by cortex_m.quantized_mul
+    (arm_elementwise_mul_s8 / _s16)."""
 
     def transform(self, graph_module: torch.fx.GraphModule, program: ExportedProgram | None) -> bool:
         graph = graph_module.graph
@@ -24,7 +26,7 @@ class QuantizedMulAsCmsisNn(ProgramPass):
 
     @staticmethod
     def _lower(graph: torch.fx.Graph, mul: torch.fx.Node) -> str | None:
-        problem = int8_pattern_problem(mul, mul.args[:2])
+        problem = pattern_problem(mul, mul.args[:2], (torch.int8, torch.int16))
         if problem is not None:
             return problem
         dq_a, dq_b = mul.args[:2]

@@ -1,0 +1,50 @@
+"""a16w8 (int16 activations, int8 weights) for Cortex-M from the compiler's side: each op with a CMSIS-NN s16
+kernel becomes its cortex_m op on int16 tensors, and the rewritten program stays within one output step of the
+PT2E model (the linear's own checks are in test_quantized_linear.py)."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+from etarm.compiler import quantize_model
+from etarm.cortex_m import CortexMPassManager, CortexMQuantizer
+from etarm.op_names import op_name
+from etarm.quantization.quantization_config import get_symmetric_a16w8_quantization_config
+from etarm.testing.edge_programs import calls, edge_program
+
+
+class _AddMul(torch.nn.Module):
+    def forward(self, x, y):
+        return (x + y) * y
+
+
+# (model, inputs, the cortex_m ops it must become)
+_CASES = {
+    "add_mul": (_AddMul(), (torch.randn(2, 3, 8), torch.randn(8)), ["quantized_add", "quantized_mul"]),
+}
+
+
+def _a16w8(model, inputs):
+    quantizer = CortexMQuantizer().set_global(get_symmetric_a16w8_quantization_config())
+    quantized = quantize_model(model.eval(), inputs, quantizer)
+    return quantized, CortexMPassManager(edge_program(quantized, inputs)).transform()
+
+
+def _output_scale(program) -> float:
+    (output,) = [n for n in program.graph.nodes if n.op == "output"][0].args[0]
+    return float(output.args[1])  # the dequantize of the model's result
+
+
+@pytest.mark.parametrize("case", sorted(_CASES))
+def test_a16w8_ops_are_int16_cortex_m_ops_within_one_step(case):
+    torch.manual_seed(0)
+    model, inputs, expected_ops = _CASES[case]
+    quantized, program = _a16w8(model, inputs)
+    cortex_m = [n for n in calls(program) if op_name(n.target).startswith("cortex_m.quantized")]
+    assert [op_name(n.target).split(".")[1] for n in cortex_m] == expected_ops
+    assert all(n.meta["val"].dtype == torch.int16 for n in cortex_m)
+    left = [op_name(n.target) for n in calls(program) if n not in cortex_m]
+    assert not [name for name in left if "aten" in name], left
+    got, expected = program.module()(*inputs), quantized(*inputs)
+    torch.testing.assert_close(got, expected, atol=_output_scale(program) * 1.01, rtol=0)
