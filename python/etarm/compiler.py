@@ -22,6 +22,7 @@ from executorch.exir.lowered_backend_module import get_lowered_submodules
 
 from etarm.bundleio import build_bpte
 from etarm.composite_op_scan import reuse_composite_op_scan
+from etarm.composite_overrides import lighter_composite_overrides
 from etarm.errors import EtarmError
 from etarm.op_names import op_name
 from etarm.passes.base import Stage
@@ -294,7 +295,7 @@ def compile_model(
             quantized_model = quantize_program(exported, quantizer, batches)
         with timer.stage("export_quantized"):
             exported = _export(quantized_model, example_inputs, strict_export)
-    with timer.stage("lower"), reuse_composite_op_scan():
+    with timer.stage("lower"), reuse_composite_op_scan(), lighter_composite_overrides():
         edge = to_edge_transform_and_lower(
             pipeline.run_program(Stage.EXPORTED, exported),
             transform_passes=(pipeline.stage(Stage.EDGE) or None) if delegate else None,

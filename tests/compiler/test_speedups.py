@@ -1,15 +1,19 @@
-"""The compile-time shortcuts (composite_op_scan.py, lazy_inductor_pass.py) change nothing
-but time: the same operator sets, the same graphs, the same .pte bytes as torch's own code."""
+"""The compile-time shortcuts (composite_op_scan.py, composite_overrides.py,
+lazy_inductor_pass.py) change nothing but time: the same operator sets, the same kernel
+registrations, the same graphs, the same .pte bytes as torch's own code."""
 
+import contextlib
 import subprocess
 import sys
 
 import torch
 from torch._export import utils as export_utils
+from torch._subclasses import fake_impls
 from torch.export import decomp_utils, exported_program
 
-from etarm import lazy_inductor_pass
+from etarm import compiler, composite_overrides, lazy_inductor_pass
 from etarm.composite_op_scan import reuse_composite_op_scan
+from etarm.models import load_model
 
 
 def test_reused_composite_op_scan_matches_torch_and_sees_new_operators():
@@ -77,3 +81,39 @@ def test_stand_in_gives_the_same_pte_without_importing_inductor():
     assert lazy[0] == "inductor pattern matcher imported: False"
     assert torch_pass[0] == "inductor pattern matcher imported: True"
     assert lazy[1] == torch_pass[1]
+
+
+def _registrations(ops: list) -> dict:
+    composite = torch._C.DispatchKey.CompositeImplicitAutograd
+    return {
+        op: (frozenset(op.py_kernels), op.py_kernels.get(composite), fake_impls._is_op_registered_to_fake_rule(op))
+        for op in ops
+    }
+
+
+def test_lighter_overrides_register_what_torch_registers_and_undo_it():
+    aten = torch.ops.aten
+    ops = [aten.linear.default, aten.upsample_nearest2d.vec, aten.instance_norm.default]
+    table = {op: exported_program._special_op_to_preserve_cia for op in ops}
+    before = _registrations(ops)
+    with exported_program._override_composite_implicit_decomp(table):
+        by_torch = _registrations(ops)
+    assert _registrations(ops) == before
+    with composite_overrides._override_with_dictionary_writes(table):
+        by_etarm = _registrations(ops)
+    assert _registrations(ops) == before
+    assert by_etarm == by_torch
+    assert all(kernel is exported_program._special_op_to_preserve_cia for _, kernel, _ in by_etarm.values())
+
+
+def test_lighter_overrides_give_the_same_pte(monkeypatch):
+    def compile_all() -> list[bytes]:
+        ptes = []
+        for name, target, quantize in [("mlp", "TOSA-1.0+FP", False), ("cnn_bn", "ethos-u55-128", True)]:
+            model, inputs = load_model(name)
+            ptes.append(compiler.compile_model(model, inputs, target, quantize=quantize).pte)
+        return ptes
+
+    lighter = compile_all()
+    monkeypatch.setattr(compiler, "lighter_composite_overrides", contextlib.nullcontext)
+    assert compile_all() == lighter
