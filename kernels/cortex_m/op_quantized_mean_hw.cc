@@ -5,10 +5,10 @@
 //   out[n, c] = clamp(rq(sum_{h, w} (input[n, h, w, c] - input_zero_point), multiplier, shift) + output_zero_point,
 //                     activation_min, activation_max)
 // with rq(x, m, s) = round_half_up(x * m * 2^(s - 31)), shift in [-31, 30] (input_scale / (H * W * output_scale)):
-// TOSA's REDUCE_SUM and one RESCALE. The snapshot's arm_avgpool_s8 rounds the average itself and cannot rescale,
-// so this is the project's: one pass over the pixels summing each channel into an int32 row from the method's
-// temporary allocator. python/etarm/cortex_m/passes/quantized_mean_hw_as_cortex_m.py.
-#include "kernels/cortex_m/cortex_m_util.h"
+// TOSA's REDUCE_SUM and one RESCALE (requantize_clamp.h). The snapshot's arm_avgpool_s8 rounds the average itself and
+// cannot rescale, so this is the project's: one pass over the pixels summing each channel into an int32 row from the
+// method's temporary allocator. python/etarm/cortex_m/passes/quantized_mean_hw_as_cortex_m.py.
+#include "kernels/cortex_m/requantize_clamp.h"
 #include "kernels/cortex_m/window_args.h"
 
 namespace etarm {
@@ -21,21 +21,10 @@ constexpr int64_t kMostTaps = int64_t{1} << 23;  // 255 * 2^23 < 2^31
 void quantized_mean_hw_out(KernelRuntimeContext& ctx, Span<EValue*> stack) {
   const Tensor* input = tensor_arg(stack, 0);
   const Tensor* out = tensor_arg(stack, 7);
-  int32_t input_zero_point, output_zero_point;
-  int64_t multiplier, shift, activation_min, activation_max;
-  ETARM_KERNEL_CHECK(
-      ctx,
-      stack.size() == 9 && input && out && cortex_m::int8_zero_point_arg(stack, 1, &input_zero_point) &&
-          int_arg(stack, 2, &multiplier) && int_arg(stack, 3, &shift) &&
-          cortex_m::int8_zero_point_arg(stack, 4, &output_zero_point) && int_arg(stack, 5, &activation_min) &&
-          int_arg(stack, 6, &activation_max),
-      "%s: bad arguments", kName);
-  ETARM_KERNEL_CHECK(
-      ctx, multiplier > 0 && multiplier <= INT32_MAX && shift >= -31 && shift <= 30, "%s: multiplier or shift out of range",
-      kName);
-  ETARM_KERNEL_CHECK(
-      ctx, activation_min >= INT8_MIN && activation_max <= INT8_MAX && activation_min <= activation_max,
-      "%s: bad activation range", kName);
+  ETARM_KERNEL_CHECK(ctx, stack.size() == 9 && input && out, "%s: bad arguments", kName);
+  cortex_m::RequantizeClamp r;
+  const char* wrong = cortex_m::requantize_clamp_args(stack, 1, &r);
+  ETARM_KERNEL_CHECK(ctx, wrong == nullptr, "%s: %s", kName, wrong);
   ETARM_KERNEL_CHECK(
       ctx, input->scalar_type() == ScalarType::Char && out->scalar_type() == ScalarType::Char && input->dim() == 4 &&
           out->dim() == 2 && contiguous(*input) && contiguous(*out),
@@ -56,8 +45,7 @@ void quantized_mean_hw_out(KernelRuntimeContext& ctx, Span<EValue*> stack) {
   int32_t* sums = static_cast<int32_t*>(row);
   const int8_t* in = input->const_data_ptr<int8_t>();
   int8_t* o = out->mutable_data_ptr<int8_t>();
-  const int32_t right = 31 - static_cast<int32_t>(shift);
-  const int32_t offset = static_cast<int32_t>(taps) * input_zero_point;  // |offset| < 2^31 as the sums
+  const int64_t offset = taps * r.input_zero_point;
   for (ssize_t b = 0; b < n; ++b) {
     for (ssize_t k = 0; k < c; ++k) {
       sums[k] = 0;
@@ -68,11 +56,7 @@ void quantized_mean_hw_out(KernelRuntimeContext& ctx, Span<EValue*> stack) {
       }
     }
     for (ssize_t k = 0; k < c; ++k) {
-      // |sum| < 2^31 and multiplier < 2^31: the product and its rounding fit int64.
-      const int64_t centred = int64_t{sums[k]} - offset;
-      int64_t q = ((centred * multiplier + (int64_t{1} << (right - 1))) >> right) + output_zero_point;
-      q = q < activation_min ? activation_min : (q > activation_max ? activation_max : q);
-      o[b * c + k] = static_cast<int8_t>(q);
+      o[b * c + k] = cortex_m::requantize_clamp(sums[k] - offset, r);
     }
   }
 }

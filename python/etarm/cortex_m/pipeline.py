@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from etarm.cortex_m.passes.cancel_layout_permutes import CancelLayoutPermutes
 from etarm.cortex_m.passes.quantized_avg_pool2d_as_cmsis_nn import QuantizedAvgPool2dAsCmsisNn
+from etarm.cortex_m.passes.quantized_clamp_as_cortex_m import QuantizedClampAsCortexM
 from etarm.cortex_m.passes.quantized_add_as_cmsis_nn import QuantizedAddAsCmsisNn
 from etarm.cortex_m.passes.quantized_conv2d_as_cmsis_nn import QuantizedConv2dAsCmsisNn
 from etarm.cortex_m.passes.quantized_depthwise_conv2d_as_cmsis_nn import QuantizedDepthwiseConv2dAsCmsisNn
@@ -37,6 +38,8 @@ def cortex_m_passes() -> list[Pass]:
         QuantizedMaxPool2dAsCmsisNn(),
         QuantizedAvgPool2dAsCmsisNn(),
         QuantizedMeanHwAsCortexM(),
+        # After every rewrite that fuses an activation as its clamp: the activations left alone.
+        QuantizedClampAsCortexM(),
         # After every rewrite that wraps an NHWC op in permutes.
         CancelLayoutPermutes(),
         # After CancelLayoutPermutes, which only sees aten permutes.

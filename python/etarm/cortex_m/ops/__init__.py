@@ -5,7 +5,7 @@ from etarm.cortex_m.ops import quantized_add, quantized_linear, quantized_mul  #
 from etarm.cortex_m.ops import quantized_maximum, quantized_minimum, quantized_softmax  # noqa: F401
 from etarm.cortex_m.ops import quantized_conv2d, quantized_depthwise_conv2d, quantized_max_pool2d  # noqa: F401
 from etarm.cortex_m.ops import quantized_avg_pool2d, transpose  # noqa: F401
-from etarm.cortex_m.ops import quantized_grouped_conv2d, quantized_mean_hw  # noqa: F401
+from etarm.cortex_m.ops import quantized_clamp, quantized_grouped_conv2d, quantized_mean_hw  # noqa: F401
 from etarm.cortex_m.ops import cpu_variant  # noqa: F401
 from etarm.cortex_m.ops.library import NAMESPACE
 

@@ -6,32 +6,29 @@ unlike its input:
                       activation_min, activation_max)
 
 the sum exact in int32 (at most 2**23 taps), one rounding half up with the scale input_scale / (H * W * output_scale)
-as multiplier * 2**(shift - 31), shift up to 30: TOSA's REDUCE_SUM and one RESCALE, so no double rounding (CMSIS-NN's
-arm_avgpool_s8 rounds the average itself, then a rescale would round again). The project's kernel.
+as multiplier * 2**(shift - 31), shift up to 30: TOSA's REDUCE_SUM and one RESCALE (quantized_clamp's
+requantize_clamp), so no double rounding (CMSIS-NN's arm_avgpool_s8 rounds the average itself, then a rescale would
+round again). The project's kernel.
 """
 
 from __future__ import annotations
 
 import torch
 
-from etarm.cortex_m.ops.library import define, rescale
+from etarm.cortex_m.ops.library import define
+from etarm.cortex_m.ops.quantized_clamp import REQUANTIZE_CLAMP_ARGUMENTS, requantize_clamp
 
-ARGUMENTS = (
-    "Tensor input, int input_zero_point, int multiplier, int shift, int output_zero_point, int activation_min, "
-    "int activation_max"
-)
 # Taps the kernel's int32 sum holds exactly: 255 * 2**23 < 2**31.
 MOST_TAPS = 2**23
-LARGEST_SHIFT = 30
 
 
 def quantized_mean_hw(x, x_zp, multiplier, shift, out_zp, act_min, act_max):
     sums = (x.to(torch.int64) - x_zp).sum(dim=(1, 2))
-    return (rescale(sums, multiplier, shift) + out_zp).clamp(act_min, act_max).to(torch.int8)
+    return requantize_clamp(sums, multiplier, shift, out_zp, act_min, act_max)
 
 
 def _fake(x, x_zp, multiplier, shift, out_zp, act_min, act_max):
     return torch.empty((x.shape[0], x.shape[3]), dtype=torch.int8, device=x.device)
 
 
-define("quantized_mean_hw", ARGUMENTS, quantized_mean_hw, _fake, cmsis_nn=False)
+define("quantized_mean_hw", f"Tensor input, {REQUANTIZE_CLAMP_ARGUMENTS}", quantized_mean_hw, _fake, cmsis_nn=False)

@@ -9,7 +9,8 @@ import torch
 from executorch.exir.dialects._ops import ops as exir_ops
 from torch.export import ExportedProgram
 
-from etarm.cortex_m.ops.quantized_mean_hw import LARGEST_SHIFT, MOST_TAPS
+from etarm.cortex_m.ops.quantized_clamp import LARGEST_SHIFT
+from etarm.cortex_m.ops.quantized_mean_hw import MOST_TAPS
 from etarm.cortex_m.passes.matching import (
     REASON,
     NotLowered,

@@ -1,0 +1,50 @@
+// What cortex_m::quantized_clamp and cortex_m::quantized_mean_hw share: their six int arguments after the input,
+//   (int input_zero_point, int multiplier, int shift, int output_zero_point, int activation_min, int activation_max)
+// and the arithmetic they end with, on a value already centred on the input's zero point (an int32 sum of such):
+//   out = clamp(round_half_up(centred * multiplier * 2^(shift - 31)) + output_zero_point, activation_min, activation_max)
+// TOSA's RESCALE (single rounding) and CLAMP. shift in [-31, 30]: the scale may be 1 or more (the project's kernels
+// compute in int64: |centred| < 2^31 and multiplier < 2^31).
+#pragma once
+
+#include <cstdint>
+
+#include "kernels/portable/kernel_util.h"
+
+namespace etarm {
+namespace kernels {
+namespace cortex_m {
+
+struct RequantizeClamp {
+  int64_t input_zero_point, multiplier, shift, output_zero_point, activation_min, activation_max;
+};
+
+// Reads and checks the six arguments from `first`: nullptr, or what is wrong.
+inline const char* requantize_clamp_args(Span<EValue*> stack, size_t first, RequantizeClamp* r) {
+  if (!int_arg(stack, first, &r->input_zero_point) || !int_arg(stack, first + 1, &r->multiplier) ||
+      !int_arg(stack, first + 2, &r->shift) || !int_arg(stack, first + 3, &r->output_zero_point) ||
+      !int_arg(stack, first + 4, &r->activation_min) || !int_arg(stack, first + 5, &r->activation_max)) {
+    return "bad arguments";
+  }
+  if (r->input_zero_point < INT8_MIN || r->input_zero_point > INT8_MAX || r->output_zero_point < INT8_MIN ||
+      r->output_zero_point > INT8_MAX) {
+    return "zero point out of the int8 range";
+  }
+  if (r->multiplier <= 0 || r->multiplier > INT32_MAX || r->shift < -31 || r->shift > 30) {
+    return "multiplier or shift out of range";
+  }
+  if (r->activation_min < INT8_MIN || r->activation_max > INT8_MAX || r->activation_min > r->activation_max) {
+    return "bad activation range";
+  }
+  return nullptr;
+}
+
+inline int8_t requantize_clamp(int64_t centred, const RequantizeClamp& r) {
+  const int64_t right = 31 - r.shift;
+  int64_t q = ((centred * r.multiplier + (int64_t{1} << (right - 1))) >> right) + r.output_zero_point;
+  q = q < r.activation_min ? r.activation_min : (q > r.activation_max ? r.activation_max : q);
+  return static_cast<int8_t>(q);
+}
+
+} // namespace cortex_m
+} // namespace kernels
+} // namespace etarm

@@ -1,0 +1,56 @@
+"""cortex_m.quantized_clamp from the compiler's side: the activations the quantizer leaves alone between their own
+dequantize and quantize (after a mean, a concat, a permute) become one cortex_m op each, requantizing into their output's
+parameters with the activation's bounds as the clamp; fused ones stay the clamp of their op; the eager integer
+semantics against the PT2E model."""
+
+from __future__ import annotations
+
+import torch
+
+from etarm.compiler import quantize_model
+from etarm.cortex_m import CortexMPassManager, CortexMQuantizer
+from etarm.testing.edge_programs import calls, edge_program
+from etarm.tosa_ir.quant_params import qparams_of
+
+_CLAMP = "cortex_m.quantized_clamp.default"
+
+
+class _Alone(torch.nn.Module):
+    """relu after a conv (fused) and after a mean; hardtanh after a concat; clamp (min only) after a permute."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = torch.nn.Conv2d(3, 4, 3, padding=1)
+
+    def forward(self, x):
+        y = torch.relu(self.conv(x))
+        pooled = torch.relu(y.mean(dim=(2, 3), keepdim=True))
+        joined = torch.nn.functional.hardtanh(torch.cat([x, y], dim=1), -0.5, 0.75)
+        return pooled, joined, torch.clamp(x.permute(0, 2, 3, 1), min=-0.25)
+
+
+def test_activations_left_alone_become_requantizing_clamps():
+    torch.manual_seed(4)
+    model, inputs = _Alone().eval(), (torch.randn(1, 3, 6, 6),)
+    quantized = quantize_model(model, inputs, CortexMQuantizer())
+    program = CortexMPassManager(edge_program(quantized, inputs)).transform()
+    assert not [n for n in calls(program) if str(n.target).split(".")[-2] in ("relu", "hardtanh", "clamp")]
+    (conv,) = calls(program, "cortex_m.quantized_conv2d.default")
+    assert conv.args[-2] == conv.args[-3]  # the first relu: the conv's clamp from its zero point
+    clamps = calls(program, _CLAMP)
+    assert len(clamps) == 3
+    for clamp in clamps:
+        x_zp, multiplier, shift, out_zp, lo, hi = clamp.args[1:]
+        (dequantize,) = clamp.users
+        out = qparams_of(dequantize)
+        assert out_zp == out.zero_point and 2**30 <= multiplier < 2**31 and -31 <= shift <= 30
+        assert -128 <= lo <= hi <= 127
+    # Each activation's bounds in its output's steps (relu, hardtanh(-0.5, 0.75), clamp(min=-0.25)), in graph order.
+    for clamp, (low, high) in zip(clamps, [(0.0, None), (-0.5, 0.75), (-0.25, None)]):
+        out = qparams_of(next(iter(clamp.users)))
+        step = int(out.quantize(torch.tensor([low]))[0])
+        assert clamp.args[-2:] == (step, 127 if high is None else int(out.quantize(torch.tensor([high]))[0]))
+    assert clamps[0].args[-2] == clamps[0].args[4]  # relu: from the output's zero point
+    for got, expected in zip(program.module()(*inputs), quantized(*inputs)):
+        step = float(torch.diff(expected.unique()).min())  # the output's quantization step
+        torch.testing.assert_close(got, expected, atol=step * 1.01, rtol=0)
