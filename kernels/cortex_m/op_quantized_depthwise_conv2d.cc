@@ -9,6 +9,8 @@
 //   out[n, y, x, o] = clamp(rq(acc, multipliers[o], shifts[o]) + output_zero_point, activation_min, activation_max)
 // TOSA's DEPTHWISE_CONV2D, RESCALE (single rounding), CLAMP, in NHWC. arm_depthwise_conv_wrapper_s8, its scratch
 // buffer from the method's temporary allocator.
+// int16 input and output (a16w8): zero points 0, an int64 bias, arm_depthwise_conv_wrapper_s16, whose rq uses the
+// multiplier's top 15 bits (python/etarm/cortex_m/ops/library.py rescale_s16).
 // python/etarm/cortex_m/passes/quantized_depthwise_conv2d_as_cmsis_nn.py.
 #include "arm_nnfunctions.h"
 #include "kernels/cortex_m/window_args.h"
@@ -23,7 +25,7 @@ constexpr const char* kName = "cortex_m::quantized_depthwise_conv2d.out";
 
 void quantized_depthwise_conv2d_out(KernelRuntimeContext& ctx, Span<EValue*> stack) {
   Conv2dArgs a;
-  const char* wrong = cortex_m::conv2d_args(stack, 10, cortex_m::OutChannelsAt::kLast, &a);
+  const char* wrong = cortex_m::conv2d_args(stack, 10, cortex_m::OutChannelsAt::kLast, &a, true);
   ETARM_KERNEL_CHECK(ctx, wrong == nullptr, "%s: %s", kName, wrong);
   int64_t multiplier;
   ETARM_KERNEL_CHECK(
@@ -41,16 +43,21 @@ void quantized_depthwise_conv2d_out(KernelRuntimeContext& ctx, Span<EValue*> sta
   const cmsis_nn_dims filter_dims = {1, a.kernel_h, a.kernel_w, a.out_c};
   const cmsis_nn_dims bias_dims = {1, 1, 1, a.out_c};
   const cmsis_nn_dims output_dims = {a.n, a.out_h, a.out_w, a.out_c};
-  const int32_t bytes =
-      arm_depthwise_conv_wrapper_s8_get_buffer_size(&params, &input_dims, &filter_dims, &output_dims);
+  const int32_t bytes = a.s16
+      ? arm_depthwise_conv_wrapper_s16_get_buffer_size(&params, &input_dims, &filter_dims, &output_dims)
+      : arm_depthwise_conv_wrapper_s8_get_buffer_size(&params, &input_dims, &filter_dims, &output_dims);
   cmsis_nn_context context = {nullptr, bytes};
   ETARM_KERNEL_CHECK(
       ctx, cortex_m::scratch_buffer(ctx, bytes, &context.buf), "%s: no temporary memory for a %d byte scratch buffer",
       kName, static_cast<int>(bytes));
-  const arm_cmsis_nn_status status = arm_depthwise_conv_wrapper_s8(
-      &context, &params, &quant, &input_dims, a.input->const_data_ptr<int8_t>(), &filter_dims,
-      a.weight->const_data_ptr<int8_t>(), &bias_dims, a.bias->const_data_ptr<int32_t>(), &output_dims,
-      a.out->mutable_data_ptr<int8_t>());
+  const int8_t* weight = a.weight->const_data_ptr<int8_t>();
+  const arm_cmsis_nn_status status = a.s16
+      ? arm_depthwise_conv_wrapper_s16(
+            &context, &params, &quant, &input_dims, a.input->const_data_ptr<int16_t>(), &filter_dims, weight,
+            &bias_dims, a.bias->const_data_ptr<int64_t>(), &output_dims, a.out->mutable_data_ptr<int16_t>())
+      : arm_depthwise_conv_wrapper_s8(
+            &context, &params, &quant, &input_dims, a.input->const_data_ptr<int8_t>(), &filter_dims, weight,
+            &bias_dims, a.bias->const_data_ptr<int32_t>(), &output_dims, a.out->mutable_data_ptr<int8_t>());
   ETARM_KERNEL_CHECK(ctx, status == ARM_CMSIS_NN_SUCCESS, "%s: CMSIS-NN failed (%d)", kName, status);
 }
 

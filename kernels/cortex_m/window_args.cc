@@ -31,9 +31,9 @@ bool pair(Span<EValue*> stack, size_t i, int64_t low, int32_t* h, int32_t* w) {
   return true;
 }
 
-bool int32_vector(const Tensor* t, int32_t length) {
-  return t != nullptr && t->scalar_type() == ScalarType::Int && t->dim() == 1 && t->size(0) == length &&
-      contiguous(*t) && has_data(*t);
+bool vector_of(const Tensor* t, ScalarType type, int32_t length) {
+  return t != nullptr && t->scalar_type() == type && t->dim() == 1 && t->size(0) == length && contiguous(*t) &&
+      has_data(*t);
 }
 
 // Output extent of one spatial dim, or 0 when the (dilated) kernel does not fit the padded input.
@@ -45,7 +45,8 @@ int32_t output_extent(int32_t in, int32_t kernel, int32_t stride, int32_t paddin
 
 } // namespace
 
-const char* conv2d_args(Span<EValue*> stack, size_t output_at, OutChannelsAt layout, Conv2dArgs* a) {
+const char* conv2d_args(
+    Span<EValue*> stack, size_t output_at, OutChannelsAt layout, Conv2dArgs* a, bool int16_allowed) {
   if (stack.size() != output_at + 5) {
     return "wrong number of arguments";
   }
@@ -62,15 +63,21 @@ const char* conv2d_args(Span<EValue*> stack, size_t output_at, OutChannelsAt lay
       !pair(stack, 8, 1, &a->dilation_h, &a->dilation_w)) {
     return "bad arguments (stride and dilation >= 1, padding >= 0, each at most 65535)";
   }
-  if (a->input->scalar_type() != ScalarType::Char || a->weight->scalar_type() != ScalarType::Char ||
-      a->out->scalar_type() != ScalarType::Char) {
-    return "int8 input, weight and output only";
+  a->s16 = int16_allowed && a->input->scalar_type() == ScalarType::Short;
+  const ScalarType activations = a->s16 ? ScalarType::Short : ScalarType::Char;
+  if (a->input->scalar_type() != activations || a->weight->scalar_type() != ScalarType::Char ||
+      a->out->scalar_type() != activations) {
+    return int16_allowed ? "int8 or int16 input, the same output type, int8 weight only"
+                         : "int8 input, weight and output only";
   }
-  if (a->input_zero_point < INT8_MIN || a->input_zero_point > INT8_MAX || a->output_zero_point < INT8_MIN ||
-      a->output_zero_point > INT8_MAX) {
-    return "zero point out of the int8 range";
+  if (a->s16 ? a->input_zero_point != 0 || a->output_zero_point != 0
+             : a->input_zero_point < INT8_MIN || a->input_zero_point > INT8_MAX ||
+              a->output_zero_point < INT8_MIN || a->output_zero_point > INT8_MAX) {
+    return "zero point out of range (int8's, or 0 for int16)";
   }
-  if (a->activation_min < INT8_MIN || a->activation_max > INT8_MAX || a->activation_min > a->activation_max) {
+  const int32_t lowest = a->s16 ? -INT16_MAX : INT8_MIN;  // cortex_m_util.h activation_min
+  const int32_t highest = a->s16 ? INT16_MAX : INT8_MAX;
+  if (a->activation_min < lowest || a->activation_max > highest || a->activation_min > a->activation_max) {
     return "bad activation range";
   }
   if (a->input->dim() != 4 || a->weight->dim() != 4 || a->out->dim() != 4) {
@@ -95,9 +102,9 @@ const char* conv2d_args(Span<EValue*> stack, size_t output_at, OutChannelsAt lay
       a->out_c == 0) {
     return "empty input or weight";
   }
-  if (!int32_vector(a->bias, a->out_c) || !int32_vector(a->multipliers, a->out_c) ||
-      !int32_vector(a->shifts, a->out_c)) {
-    return "bias, multipliers and shifts: int32 vectors of the output channels";
+  if (!vector_of(a->bias, a->s16 ? ScalarType::Long : ScalarType::Int, a->out_c) ||
+      !vector_of(a->multipliers, ScalarType::Int, a->out_c) || !vector_of(a->shifts, ScalarType::Int, a->out_c)) {
+    return "bias (int32; int64 for int16), multipliers and shifts (int32): vectors of the output channels";
   }
   const int32_t* multipliers = a->multipliers->const_data_ptr<int32_t>();
   const int32_t* shifts = a->shifts->const_data_ptr<int32_t>();

@@ -4,7 +4,8 @@
 // an int8 NHWC input, an input zero point, int8 weights (the op's layout: [C_out, KH, KW, C_in] or
 // [1, KH, KW, C_out]), an int32 bias [C_out], int32 multipliers/shifts [C_out], stride/padding/dilation as [h, w],
 // then (after any op-specific ints) the output zero point, the clamp range and the NHWC int8 out tensor, resized
-// to [N, OH, OW, C_out]. python/etarm/cortex_m/ops/convolution.py.
+// to [N, OH, OW, C_out]. python/etarm/cortex_m/ops/convolution.py. Where the kernel allows int16 activations
+// (a16w8): an int16 input and output, zero points 0, an int64 bias, the clamp within [-32767, 32767].
 #pragma once
 
 #include <cstdint>
@@ -26,14 +27,16 @@ struct Conv2dArgs {
   int32_t stride_h, stride_w, padding_h, padding_w, dilation_h, dilation_w;
   // Input [n, in_h, in_w, in_c], kernel [kernel_h, kernel_w], output [n, out_h, out_w, out_c].
   int32_t n, in_h, in_w, in_c, kernel_h, kernel_w, out_h, out_w, out_c;
+  bool s16;  // int16 activations and an int64 bias (a16w8)
 };
 
 // Where the weight's layout keeps the output channels: dim 0 (OHWI) or dim 3 (1HWC).
 enum class OutChannelsAt { kFirst, kLast };
 
 // Reads the arguments from the stack (the output zero point at `output_at`, the clamp range and out after it),
-// checks them and resizes out. Returns nullptr, or what is wrong.
-const char* conv2d_args(Span<EValue*> stack, size_t output_at, OutChannelsAt layout, Conv2dArgs* a);
+// checks them and resizes out; int16 activations only when `int16_allowed`. Returns nullptr, or what is wrong.
+const char* conv2d_args(
+    Span<EValue*> stack, size_t output_at, OutChannelsAt layout, Conv2dArgs* a, bool int16_allowed = false);
 
 // cortex_m::quantized_max_pool2d and cortex_m::quantized_avg_pool2d: an int8 NHWC input, kernel_size, stride and
 // padding as [h, w] (padding at most half the kernel, so every window holds a tap), the clamp range and the NHWC int8

@@ -19,9 +19,25 @@ class _AddMul(torch.nn.Module):
         return (x + y) * y
 
 
+class _Convolutions(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = torch.nn.Conv2d(3, 8, 3, padding=1)
+        self.depthwise = torch.nn.Conv2d(8, 16, 3, stride=2, padding=1, groups=8)
+        self.pointwise = torch.nn.Conv2d(16, 4, 1)
+
+    def forward(self, x):
+        return self.pointwise(torch.nn.functional.relu6(self.depthwise(torch.relu(self.conv(x)))))
+
+
 # (model, inputs, the cortex_m ops it must become)
 _CASES = {
     "add_mul": (_AddMul(), (torch.randn(2, 3, 8), torch.randn(8)), ["quantized_add", "quantized_mul"]),
+    "convolutions": (
+        _Convolutions(),
+        (torch.randn(1, 3, 9, 8),),
+        ["quantized_conv2d", "quantized_depthwise_conv2d", "quantized_conv2d"],
+    ),
 }
 
 

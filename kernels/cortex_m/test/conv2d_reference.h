@@ -1,6 +1,7 @@
 // A plain integer reference of the cortex_m convolutions (TOSA's CONV2D / DEPTHWISE_CONV2D in NHWC, then a
 // per-channel RESCALE with single rounding, the output zero point and a CLAMP), and the test tensors of one case:
-// random int8 NHWC input, int8 weights in the op's layout, int32 bias, per-channel multipliers and shifts.
+// random int8 NHWC input, int8 weights in the op's layout, int32 bias, per-channel multipliers and shifts. With
+// `s16` (a16w8): int16 input and output, an int64 bias, zero points 0, CMSIS-NN's s16 RESCALE (15-bit multiplier).
 #pragma once
 
 #include <cstdint>
@@ -21,6 +22,19 @@ struct Conv2dCase {
   bool depthwise = false;
   int32_t groups = 1;
   int32_t input_zp = 0, output_zp = 0, act_min = -128, act_max = 127;
+  bool s16 = false;  // set with int16_activations()
+
+  // a16w8: int16 activations over [-32767, 32767], zero points 0.
+  Conv2dCase& int16_activations() {
+    s16 = true;
+    input_zp = output_zp = 0;
+    act_min = -32767;
+    act_max = 32767;
+    return *this;
+  }
+  ScalarType activations() const {
+    return s16 ? ScalarType::Short : ScalarType::Char;
+  }
 
   int32_t out_h() const {
     return (h + 2 * pad_h - dil_h * (kernel_h - 1) - 1) / stride_h + 1;
@@ -40,12 +54,13 @@ struct Conv2dData {
 
   // Per-channel scales between `scale` and 4 * `scale`.
   Conv2dData(const Conv2dCase& shape, uint32_t seed, double scale)
-      : c(shape), input(ScalarType::Char, {shape.n, shape.h, shape.w, shape.in_c}),
-        weight(ScalarType::Char, shape.weight_sizes()), bias(ScalarType::Int, {shape.out_c}),
+      : c(shape), input(shape.activations(), {shape.n, shape.h, shape.w, shape.in_c}),
+        weight(ScalarType::Char, shape.weight_sizes()),
+        bias(shape.s16 ? ScalarType::Long : ScalarType::Int, {shape.out_c}),
         multipliers(ScalarType::Int, {shape.out_c}), shifts(ScalarType::Int, {shape.out_c}) {
-    fill_uniform(input, seed, -128, 127);
+    fill_uniform(input, seed, shape.s16 ? -32767 : -128, shape.s16 ? 32767 : 127);
     fill_uniform(weight, seed + 1, -127, 127);
-    fill_uniform(bias, seed + 2, -5000, 5000);
+    fill_uniform(bias, seed + 2, shape.s16 ? -1000000 : -5000, shape.s16 ? 1000000 : 5000);
     for (int32_t o = 0; o < c.out_c; ++o) {
       const double s = scale * (1.0 + 3.0 * ((o * 5) % c.out_c) / c.out_c);
       const Params p = params(0, s);
@@ -61,15 +76,18 @@ struct Conv2dData {
                        : wd[((o * c.kernel_h + i) * c.kernel_w + j) * group_in + ci % group_in];
   }
 
-  // The expected NHWC output into `want` ([N, OH, OW, C_out] int8).
+  int32_t input_at(int64_t i) const {
+    return c.s16 ? input.data<int16_t>()[i] : input.data<int8_t>()[i];
+  }
+
+  // The expected NHWC output into `want` ([N, OH, OW, C_out] of the activations' type).
   void reference(TestTensor& want) const {
-    const int8_t* in = input.data<int8_t>();
     const int32_t oh = c.out_h(), ow = c.out_w(), mult = c.out_c / c.in_c;
     for (int32_t b = 0; b < c.n; ++b) {
       for (int32_t y = 0; y < oh; ++y) {
         for (int32_t x = 0; x < ow; ++x) {
           for (int32_t o = 0; o < c.out_c; ++o) {
-            int64_t acc = bias.data<int32_t>()[o];
+            int64_t acc = c.s16 ? bias.data<int64_t>()[o] : bias.data<int32_t>()[o];
             const int32_t group_in = c.in_c / c.groups;
             const int32_t first = c.depthwise ? o / mult : o / (c.out_c / c.groups) * group_in;
             const int32_t last = c.depthwise ? first + 1 : first + group_in;
@@ -79,15 +97,20 @@ struct Conv2dData {
                 const int32_t ix = x * c.stride_w - c.pad_w + j * c.dil_w;
                 if (iy < 0 || iy >= c.h || ix < 0 || ix >= c.w) continue;
                 for (int32_t ci = first; ci < last; ++ci) {
-                  const int32_t v = in[((b * c.h + iy) * c.w + ix) * c.in_c + ci];
+                  const int32_t v = input_at(((b * c.h + iy) * c.w + ix) * c.in_c + ci);
                   acc += int64_t{v - c.input_zp} * weight_at(o, i, j, ci);
                 }
               }
             }
             const Params p = {c.output_zp, multipliers.data<int32_t>()[o], shifts.data<int32_t>()[o]};
-            int64_t q = rescale(acc, p) + p.zero_point;
+            int64_t q = (c.s16 ? rescale_s16(acc, p) : rescale(acc, p)) + p.zero_point;
             q = q < c.act_min ? c.act_min : (q > c.act_max ? c.act_max : q);
-            want.data<int8_t>()[((b * oh + y) * ow + x) * c.out_c + o] = static_cast<int8_t>(q);
+            const int64_t at = ((b * oh + y) * ow + x) * c.out_c + o;
+            if (c.s16) {
+              want.data<int16_t>()[at] = static_cast<int16_t>(q);
+            } else {
+              want.data<int8_t>()[at] = static_cast<int8_t>(q);
+            }
           }
         }
       }

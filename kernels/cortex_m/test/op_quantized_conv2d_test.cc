@@ -2,7 +2,8 @@
 // OHWI weights, a per-channel RESCALE with single rounding, the output zero point and the fused activation's CLAMP.
 // Bit-exact on every CMSIS-NN code path, through each kernel arm_convolve_wrapper_s8 picks: arm_convolve_s8 (3x3,
 // strides, dilation, padding, batches), arm_convolve_1x1_s8_fast (1x1 stride 1), arm_convolve_1x1_s8 (1x1 stride 2)
-// and arm_convolve_1_x_n_s8 (a one-row image), each with the scratch buffer its size function asks for.
+// and arm_convolve_1_x_n_s8 (a one-row image), each with the scratch buffer its size function asks for. int16
+// activations (a16w8) through arm_convolve_wrapper_s16 (DSP: arm_convolve_fast_s16 below 512 taps per output).
 #include <cmath>
 #include <cstdint>
 #include <vector>
@@ -27,8 +28,8 @@ void check(const Conv2dCase& c, uint32_t seed) {
   // Per-channel scales for an output spread over the int8 range: |acc| grows with sqrt(taps).
   const double scale = 0.006 / std::sqrt(static_cast<double>(c.kernel_h * c.kernel_w * c.in_c));
   Conv2dData d(c, seed, scale);
-  TestTensor out(ScalarType::Char, {c.n, c.out_h(), c.out_w(), c.out_c});
-  TestTensor want(ScalarType::Char, {c.n, c.out_h(), c.out_w(), c.out_c});
+  TestTensor out(c.activations(), {c.n, c.out_h(), c.out_w(), c.out_c});
+  TestTensor want(c.activations(), {c.n, c.out_h(), c.out_w(), c.out_c});
   ASSERT_EQ(call(d, d.input, out), Error::Ok);
   d.reference(want);
   EXPECT_TENSOR_EQ(out, want);
@@ -106,6 +107,45 @@ TEST(QuantizedConv2d, RejectsBadArguments) {
                 .tensor(d.shifts).ints({1, 1}).ints({0, 0}).ints({1, 1}).integer(0).integer(-128).integer(127)
                 .out(out).run(),
             Error::InvalidArgument);  // input zero point beyond int8
+}
+
+TEST(QuantizedConv2dS16, PaddedStridedDilatedAndWide) {
+  Conv2dCase c{1, 8, 8, 3, 3, 3, 8};
+  c.pad_h = c.pad_w = 1;
+  check(c.int16_activations(), 11);
+  Conv2dCase strided{2, 11, 9, 5, 3, 2, 7};
+  strided.stride_h = 2;
+  strided.stride_w = 3;
+  strided.pad_h = 2;
+  strided.dil_h = 2;  // dilation: arm_convolve_s16 on every path
+  check(strided.int16_activations(), 12);
+  Conv2dCase wide{1, 4, 4, 64, 3, 3, 5};  // 576 taps: DSP's arm_convolve_s16 instead of the fast kernel
+  wide.pad_h = wide.pad_w = 1;
+  check(wide.int16_activations(), 13);
+  Conv2dCase clamped{1, 6, 5, 16, 1, 1, 12};
+  clamped.int16_activations();
+  clamped.act_min = -1000;
+  clamped.act_max = 3000;
+  check(clamped, 14);
+}
+
+TEST(QuantizedConv2dS16, RejectsOffsetsMixedTypesAndNarrowBiases) {
+  Conv2dCase c{1, 5, 5, 4, 3, 3, 6};
+  Conv2dData d(c.int16_activations(), 15, 0.001);
+  TestTensor out(ScalarType::Short, {1, 3, 3, 6}), narrow_out(ScalarType::Char, {1, 3, 3, 6});
+  EXPECT_EQ(call(d, d.input, out), Error::Ok);
+  EXPECT_EQ(call(d, d.input, narrow_out), Error::InvalidArgument);
+  d.c.input_zp = 1;  // int16 is symmetric
+  EXPECT_EQ(call(d, d.input, out), Error::InvalidArgument);
+  d.c.input_zp = 0;
+  d.c.act_min = -32768;  // beyond the symmetric range
+  EXPECT_EQ(call(d, d.input, out), Error::InvalidArgument);
+  d.c.act_min = -32767;
+  TestTensor int32_bias(ScalarType::Int, {6});
+  EXPECT_EQ(KernelCall(kOp).tensor(d.input).integer(0).tensor(d.weight).tensor(int32_bias).tensor(d.multipliers)
+                .tensor(d.shifts).ints({1, 1}).ints({0, 0}).ints({1, 1}).integer(0).integer(-32767).integer(32767)
+                .out(out).run(),
+            Error::InvalidArgument);
 }
 
 }  // namespace

@@ -32,8 +32,8 @@ Conv2dCase depthwise(int32_t n, int32_t h, int32_t w, int32_t channels, int32_t 
 
 void check(const Conv2dCase& c, uint32_t seed) {
   Conv2dData d(c, seed, 0.006 / c.kernel_h);
-  TestTensor out(ScalarType::Char, {c.n, c.out_h(), c.out_w(), c.out_c});
-  TestTensor want(ScalarType::Char, {c.n, c.out_h(), c.out_w(), c.out_c});
+  TestTensor out(c.activations(), {c.n, c.out_h(), c.out_w(), c.out_c});
+  TestTensor want(c.activations(), {c.n, c.out_h(), c.out_w(), c.out_c});
   ASSERT_EQ(call(d, d.input, out, c.out_c / c.in_c), Error::Ok);
   d.reference(want);
   EXPECT_TENSOR_EQ(out, want);
@@ -96,6 +96,34 @@ TEST(QuantizedDepthwiseConv2d, RejectsBadArguments) {
   EXPECT_EQ(call(d, five_channels, out, 2), Error::InvalidArgument);
   d.multipliers.data<int32_t>()[0] = 0;
   EXPECT_EQ(call(d, d.input, out, 2), Error::InvalidArgument);
+}
+
+// int16 activations (a16w8): arm_depthwise_conv_wrapper_s16 (DSP: the fast kernel for multiplier 1, no dilation).
+TEST(QuantizedDepthwiseConv2dS16, PaddedMultipliersDilationAndClamps) {
+  Conv2dCase c = depthwise(1, 9, 7, 8, 3, 1);
+  c.pad_h = c.pad_w = 1;
+  check(c.int16_activations(), 21);
+  Conv2dCase odd = depthwise(1, 6, 6, 5, 3, 1);  // channels not a multiple of 4, stride 2
+  odd.stride_h = odd.stride_w = 2;
+  check(odd.int16_activations(), 22);
+  Conv2dCase two = depthwise(2, 8, 8, 3, 3, 2);
+  two.dil_w = 2;
+  check(two.int16_activations(), 23);
+  Conv2dCase clamped = depthwise(1, 6, 6, 8, 3, 1);
+  clamped.int16_activations();
+  clamped.act_min = 0;
+  clamped.act_max = 2000;
+  check(clamped, 24);
+}
+
+TEST(QuantizedDepthwiseConv2dS16, RejectsOffsetsAndMixedTypes) {
+  Conv2dCase c = depthwise(1, 5, 5, 4, 3, 1);
+  Conv2dData d(c.int16_activations(), 25, 0.001);
+  TestTensor out(ScalarType::Short, {1, 3, 3, 4}), narrow_out(ScalarType::Char, {1, 3, 3, 4});
+  EXPECT_EQ(call(d, d.input, out, 1), Error::Ok);
+  EXPECT_EQ(call(d, d.input, narrow_out, 1), Error::InvalidArgument);
+  d.c.output_zp = -2;  // int16 is symmetric
+  EXPECT_EQ(call(d, d.input, out, 1), Error::InvalidArgument);
 }
 
 }  // namespace

@@ -1,5 +1,5 @@
 // cortex_m::transpose.out (written in the project: the CMSIS-NN snapshot has no arm_transpose_s8) against the
-// definition of a permute: out[i] = in[j] with j[perm[k]] = i[k]. The int8 values move unchanged.
+// definition of a permute: out[i] = in[j] with j[perm[k]] = i[k]. The int8 (or int16: a16w8) values move unchanged.
 #include <cstdint>
 #include <vector>
 
@@ -15,14 +15,15 @@ Error call(TestTensor& in, const std::vector<int64_t>& perm, TestTensor& out) {
   return KernelCall(kOp).tensor(in).ints(perm).out(out).run();
 }
 
-void check(const std::vector<int32_t>& in_sizes, const std::vector<int64_t>& perm, uint32_t seed) {
-  TestTensor in(ScalarType::Char, in_sizes);
-  fill_uniform(in, seed, -128, 127);
+void check(const std::vector<int32_t>& in_sizes, const std::vector<int64_t>& perm, uint32_t seed,
+           ScalarType type = ScalarType::Char) {
+  TestTensor in(type, in_sizes);
+  fill_uniform(in, seed, type == ScalarType::Char ? -128 : -32768, type == ScalarType::Char ? 127 : 32767);
   std::vector<int32_t> out_sizes;
   for (int64_t d : perm) {
     out_sizes.push_back(in_sizes[d]);
   }
-  TestTensor out(ScalarType::Char, out_sizes), want(ScalarType::Char, out_sizes);
+  TestTensor out(type, out_sizes), want(type, out_sizes);
   ASSERT_EQ(call(in, perm, out), Error::Ok);
   compute(want, [&](const Index& i) {
     Index j = i;
@@ -60,6 +61,8 @@ TEST(Transpose, RejectsBadArguments) {
   TestTensor nhwc(ScalarType::Char, {1, 2, 3, 1}, {0, 2, 3, 1}), nhwc_out(ScalarType::Char, {1, 1, 2, 3});
   EXPECT_EQ(call(f, {1, 0}, f_out), Error::InvalidArgument);  // float
   EXPECT_EQ(call(in, {1, 0}, f_out), Error::InvalidArgument);  // float out
+  TestTensor short_out(ScalarType::Short, {3, 2});
+  EXPECT_EQ(call(in, {1, 0}, short_out), Error::InvalidArgument);  // int8 in, int16 out
   EXPECT_EQ(call(in, {0, 0}, out), Error::InvalidArgument);  // not a permutation
   EXPECT_EQ(call(in, {1, 2}, out), Error::InvalidArgument);  // dim out of range
   EXPECT_EQ(call(in, {-1, 0}, out), Error::InvalidArgument);  // negative dims are the compiler's to wrap
@@ -68,6 +71,12 @@ TEST(Transpose, RejectsBadArguments) {
   EXPECT_EQ(call(nhwc, {0, 3, 1, 2}, nhwc_out), Error::InvalidArgument);  // not contiguous
   EXPECT_EQ(KernelCall(kOp).tensor(in).out(out).run(), Error::InvalidArgument);  // no perm
   EXPECT_EQ(KernelCall(kOp).tensor(in).integer(1).out(out).run(), Error::InvalidArgument);  // perm not a list
+}
+
+TEST(Transpose, PermutesInt16) {
+  check({2, 3, 4, 5}, {0, 2, 3, 1}, 9, ScalarType::Short);  // NCHW -> NHWC
+  check({2, 3, 4, 5}, {0, 3, 1, 2}, 10, ScalarType::Short);  // NHWC -> NCHW
+  check({3, 7}, {1, 0}, 11, ScalarType::Short);
 }
 
 }  // namespace

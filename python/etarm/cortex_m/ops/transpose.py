@@ -1,4 +1,5 @@
-"""cortex_m::transpose: an int8 tensor of rank 4 or less with its dims permuted (permute_copy of quantized data).
+"""cortex_m::transpose: an int8 or int16 tensor of rank 4 or less with its dims permuted (permute_copy of quantized
+data).
 
 The values move unchanged: the result keeps the input's quantization, so there is nothing to requantize.
 The CMSIS-NN snapshot has no arm_transpose_s8; kernels/cortex_m/op_transpose.cc is the project's.

@@ -1,10 +1,11 @@
 """What the two convolution rewrites share (QuantizedConv2dAsCmsisNn, QuantizedDepthwiseConv2dAsCmsisNn).
 
 In the edge program a quantized nn.Conv2d is ``convolution(dq(x), dq(weight), dq(bias), ...)``, its weight and bias
-constants dequantized per tensor or per output channel. When its result is quantized to int8 directly, or through
-relu / relu6 / hardtanh / clamp with no quantize between, the whole becomes one NHWC cortex_m op between two
-permute_copy nodes (nhwc.py): the weights permuted into CMSIS-NN's layout once, here, a zero bias when there is
-none, one multiplier and shift per output channel, the activation as the output clamp.
+constants dequantized per tensor or per output channel. When its result is quantized to its input's type (int8, or
+symmetric int16: a16w8) directly, or through relu / relu6 / hardtanh / clamp with no quantize between, the whole
+becomes one NHWC cortex_m op between two permute_copy nodes (nhwc.py): the weights permuted into CMSIS-NN's layout
+once, here, a zero bias when there is none (int64 for int16 inputs, as the s16 kernels read it), one multiplier and
+shift per output channel, the activation as the output clamp.
 """
 
 from __future__ import annotations
@@ -18,9 +19,9 @@ from torch.export.graph_signature import InputKind
 
 from etarm.cortex_m.passes.matching import (
     NotLowered,
+    activation_dtype,
     activation_range,
     constant,
-    int8_per_tensor,
     lower_each_reading_constants,
     quantized_result,
 )
@@ -44,6 +45,8 @@ class QuantizedConvolutionAsCmsisNn(ProgramPass):
     """The rewrite of one kind of quantized 2-D convolution into an NHWC cortex_m op (a subclass per kind)."""
 
     target = None  # the exir op the subclass emits
+    # The activation types its kernel takes: int8, and int16 (a16w8) where CMSIS-NN has the s16 kernel.
+    activation_types: tuple[torch.dtype, ...] = (torch.int8,)
 
     def handles(self, groups: int, in_channels: int) -> bool:
         """Whether this pass is the one that rewrites (or explains) a convolution with these groups."""
@@ -73,8 +76,10 @@ class QuantizedConvolutionAsCmsisNn(ProgramPass):
             raise NotLowered("a transposed convolution has no cortex_m kernel yet")
         if len(convolution.args[0].meta["val"].shape) != 4:
             raise NotLowered("only 2-D convolutions (4-D NCHW inputs) have a cortex_m kernel")
-        if not is_dequantize(dq_x) or not int8_per_tensor(qparams_of(dq_x)):
-            raise NotLowered("its input is not a dequantized int8 tensor with per-tensor parameters")
+        dtype = activation_dtype(qparams_of(dq_x)) if is_dequantize(dq_x) else None
+        if dtype not in self.activation_types:
+            also = " (nor a symmetric int16 one)" if torch.int16 in self.activation_types else ""
+            raise NotLowered(f"its input is not a dequantized int8 tensor with per-tensor parameters{also}")
         if not is_dequantize(dq_weight):
             raise NotLowered("its weight is not a dequantized int8 constant")
         w = qparams_of(dq_weight, read)
@@ -84,7 +89,7 @@ class QuantizedConvolutionAsCmsisNn(ProgramPass):
         if any(int(z) != 0 for z in w.zero_points):
             raise NotLowered("its weight is not symmetric (zero point 0)")
 
-        activation, quantize = quantized_result(convolution)
+        activation, quantize = quantized_result(convolution, dtype)
         out = qparams_of(quantize)
         act_min, act_max = activation_range(activation, out)
 
@@ -95,6 +100,8 @@ class QuantizedConvolutionAsCmsisNn(ProgramPass):
             weight_scales *= out_channels
         accumulator_scales = [x.scale * s for s in weight_scales]  # one int32 step of each output channel
         bias = self._bias(dq_bias, read, accumulator_scales)
+        if dtype == torch.int16:
+            bias = bias.to(torch.int64)
         try:
             params = [multiplier_and_shift(s / out.scale) for s in accumulator_scales]
         except EtarmError as error:

@@ -15,6 +15,7 @@ class QuantizedDepthwiseConv2dAsCmsisNn(QuantizedConvolutionAsCmsisNn):
     permute -> cortex_m.quantized_depthwise_conv2d (arm_depthwise_conv_wrapper_s8) -> permute."""
 
     target = exir_ops.edge.cortex_m.quantized_depthwise_conv2d.default
+    activation_types = (torch.int8, torch.int16)  # arm_depthwise_conv_wrapper_s8 / _s16
 
     def handles(self, groups: int, in_channels: int) -> bool:
         return groups == in_channels > 1
