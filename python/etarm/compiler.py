@@ -23,6 +23,7 @@ from executorch.exir.lowered_backend_module import get_lowered_submodules
 from etarm.bundleio import build_bpte
 from etarm.composite_op_scan import reuse_composite_op_scan
 from etarm.composite_overrides import lighter_composite_overrides
+from etarm.shared_provenance import shared_node_provenance
 from etarm.errors import EtarmError
 from etarm.op_names import op_name
 from etarm.passes.base import Stage
@@ -244,6 +245,7 @@ def check_quantize_option(target: str, spec: TosaSpecification | None, quantize:
         raise EtarmError(f"target '{target}' runs integer models only: add -q (quantize=True) to quantize the model")
 
 
+@shared_node_provenance()
 def compile_model(
     model: torch.nn.Module,
     example_inputs: tuple,
@@ -367,6 +369,7 @@ def _private_copies(model: torch.nn.Module, example_inputs: tuple) -> tuple[torc
         ) from exc
 
 
+@shared_node_provenance()
 def quantize_model(
     model: torch.nn.Module, example_inputs: tuple, quantizer, calibration_data=None, strict_export: bool = False
 ) -> torch.fx.GraphModule:

@@ -1,8 +1,9 @@
 """The compile-time shortcuts (composite_op_scan.py, composite_overrides.py,
-lazy_inductor_pass.py) change nothing but time: the same operator sets, the same kernel
+lazy_inductor_pass.py, shared_provenance.py) change nothing but time: the same operator sets, the same kernel
 registrations, the same graphs, the same .pte bytes as torch's own code."""
 
 import contextlib
+import copy
 import subprocess
 import sys
 
@@ -10,8 +11,9 @@ import torch
 from torch._export import utils as export_utils
 from torch._subclasses import fake_impls
 from torch.export import decomp_utils, exported_program
+from torch.fx.traceback import NodeSource, NodeSourceAction
 
-from etarm import compiler, composite_overrides, lazy_inductor_pass
+from etarm import compiler, composite_overrides, lazy_inductor_pass, shared_provenance
 from etarm.composite_op_scan import reuse_composite_op_scan
 from etarm.models import load_model
 
@@ -106,14 +108,31 @@ def test_lighter_overrides_register_what_torch_registers_and_undo_it():
     assert all(kernel is exported_program._special_op_to_preserve_cia for _, kernel, _ in by_etarm.values())
 
 
-def test_lighter_overrides_give_the_same_pte(monkeypatch):
-    def compile_all() -> list[bytes]:
-        ptes = []
-        for name, target, quantize in [("mlp", "TOSA-1.0+FP", False), ("cnn_bn", "ethos-u55-128", True)]:
-            model, inputs = load_model(name)
-            ptes.append(compiler.compile_model(model, inputs, target, quantize=quantize).pte)
-        return ptes
+def _compile_all(compile_model=compiler.compile_model) -> list[bytes]:
+    ptes = []
+    for name, target, quantize in [("mlp", "TOSA-1.0+FP", False), ("cnn_bn", "ethos-u55-128", True)]:
+        model, inputs = load_model(name)
+        ptes.append(compile_model(model, inputs, target, quantize=quantize).pte)
+    return ptes
 
-    lighter = compile_all()
+
+def test_lighter_overrides_give_the_same_pte(monkeypatch):
+    lighter = _compile_all()
     monkeypatch.setattr(compiler, "lighter_composite_overrides", contextlib.nullcontext)
-    assert compile_all() == lighter
+    assert _compile_all() == lighter
+
+
+def test_shared_provenance_is_the_same_record_and_gives_the_same_pte():
+    graph = torch.fx.Graph()
+    node = graph.placeholder("x")
+    source = NodeSource(node, "a_pass", NodeSourceAction.CREATE)
+    node.meta["from_node"] = [source]
+    chained = NodeSource(node, "next_pass", NodeSourceAction.REPLACE)
+    assert chained.from_node == [source] and chained.from_node[0] is not source  # torch copies
+    with shared_provenance.shared_node_provenance():
+        assert copy.deepcopy(source) is source
+        assert NodeSource(node, "next_pass", NodeSourceAction.REPLACE).from_node[0] is source
+    assert copy.deepcopy(source) is not source and copy.deepcopy(source) == source
+
+    # compile_model shares provenance; its undecorated body copies it as torch does.
+    assert _compile_all() == _compile_all(compiler.compile_model.__wrapped__)
