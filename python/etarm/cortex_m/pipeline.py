@@ -19,6 +19,7 @@ from etarm.cortex_m.passes.quantized_max_pool2d_as_cmsis_nn import QuantizedMaxP
 from etarm.cortex_m.passes.quantized_mean_hw_as_cortex_m import QuantizedMeanHwAsCortexM
 from etarm.cortex_m.passes.quantized_minimum_maximum_as_cortex_m import QuantizedMinimumMaximumAsCortexM
 from etarm.cortex_m.passes.quantized_mul_as_cmsis_nn import QuantizedMulAsCmsisNn
+from etarm.cortex_m.passes.quantized_pad_as_cortex_m import QuantizedPadAsCortexM
 from etarm.cortex_m.passes.quantized_permutes_as_cortex_m import QuantizedPermutesAsCortexM
 from etarm.cortex_m.passes.quantized_softmax_as_cmsis_nn import QuantizedSoftmaxAsCmsisNn
 from etarm.cortex_m.passes.record_cpu_variant import RecordCpuVariant
@@ -38,6 +39,7 @@ def cortex_m_passes() -> list[Pass]:
         QuantizedMaxPool2dAsCmsisNn(),
         QuantizedAvgPool2dAsCmsisNn(),
         QuantizedMeanHwAsCortexM(),
+        QuantizedPadAsCortexM(),
         # After every rewrite that fuses an activation as its clamp: the activations left alone.
         QuantizedClampAsCortexM(),
         # After every rewrite that wraps an NHWC op in permutes.
