@@ -5,7 +5,8 @@
 //   sum = the window's taps inside the input (padding not counted), count = their number
 //   out[n, y, x, c] = clamp((sum > 0 ? sum + count / 2 : sum - count / 2) / count, activation_min, activation_max)
 // (C division: half away from zero). Input and output share their quantization (no rescale). arm_avgpool_s8, its
-// scratch buffer (DSP builds: one int32 per channel) from the method's temporary allocator.
+// scratch buffer (DSP builds: one int32 per channel) from the method's temporary allocator. int16 -> int16 (a16w8):
+// the same with arm_avgpool_s16.
 // python/etarm/cortex_m/passes/quantized_avg_pool2d_as_cmsis_nn.py.
 #include "arm_nnfunctions.h"
 #include "kernels/cortex_m/window_args.h"
@@ -27,14 +28,19 @@ void quantized_avg_pool2d_out(KernelRuntimeContext& ctx, Span<EValue*> stack) {
   const cmsis_nn_dims input_dims = {a.n, a.in_h, a.in_w, a.c};
   const cmsis_nn_dims filter_dims = {1, a.kernel_h, a.kernel_w, 1};
   const cmsis_nn_dims output_dims = {a.n, a.out_h, a.out_w, a.c};
-  const int32_t bytes = arm_avgpool_s8_get_buffer_size(a.out_w, a.c);
+  const int32_t bytes =
+      a.s16 ? arm_avgpool_s16_get_buffer_size(a.out_w, a.c) : arm_avgpool_s8_get_buffer_size(a.out_w, a.c);
   cmsis_nn_context context = {nullptr, bytes};
   ETARM_KERNEL_CHECK(
       ctx, cortex_m::scratch_buffer(ctx, bytes, &context.buf), "%s: no temporary memory for a %d byte scratch buffer",
       kName, static_cast<int>(bytes));
-  const arm_cmsis_nn_status status = arm_avgpool_s8(
-      &context, &params, &input_dims, a.input->const_data_ptr<int8_t>(), &filter_dims, &output_dims,
-      a.out->mutable_data_ptr<int8_t>());
+  const arm_cmsis_nn_status status = a.s16
+      ? arm_avgpool_s16(
+            &context, &params, &input_dims, a.input->const_data_ptr<int16_t>(), &filter_dims, &output_dims,
+            a.out->mutable_data_ptr<int16_t>())
+      : arm_avgpool_s8(
+            &context, &params, &input_dims, a.input->const_data_ptr<int8_t>(), &filter_dims, &output_dims,
+            a.out->mutable_data_ptr<int8_t>());
   ETARM_KERNEL_CHECK(ctx, status == ARM_CMSIS_NN_SUCCESS, "%s: CMSIS-NN failed (%d)", kName, status);
 }
 

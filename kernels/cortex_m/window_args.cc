@@ -143,10 +143,13 @@ const char* pool2d_args(Span<EValue*> stack, Pool2dArgs* a) {
   if (2 * a->padding_h > a->kernel_h || 2 * a->padding_w > a->kernel_w) {
     return "padding beyond half the kernel (a window of padding only)";
   }
-  if (a->input->scalar_type() != ScalarType::Char || a->out->scalar_type() != ScalarType::Char) {
-    return "int8 input and output only";
+  a->s16 = a->input->scalar_type() == ScalarType::Short;
+  if ((a->input->scalar_type() != ScalarType::Char && !a->s16) || a->out->scalar_type() != a->input->scalar_type()) {
+    return "int8 or int16 input and output of one type only";
   }
-  if (a->activation_min < INT8_MIN || a->activation_max > INT8_MAX || a->activation_min > a->activation_max) {
+  const int32_t lowest = a->s16 ? -INT16_MAX : INT8_MIN;  // cortex_m_util.h activation_min
+  const int32_t highest = a->s16 ? INT16_MAX : INT8_MAX;
+  if (a->activation_min < lowest || a->activation_max > highest || a->activation_min > a->activation_max) {
     return "bad activation range";
   }
   if (a->input->dim() != 4 || a->out->dim() != 4) {

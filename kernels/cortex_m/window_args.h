@@ -40,13 +40,15 @@ const char* conv2d_args(
 
 // cortex_m::quantized_max_pool2d and cortex_m::quantized_avg_pool2d: an int8 NHWC input, kernel_size, stride and
 // padding as [h, w] (padding at most half the kernel, so every window holds a tap), the clamp range and the NHWC int8
-// out tensor, resized to [N, OH, OW, C]. python/etarm/cortex_m/ops/quantized_max_pool2d.py.
+// out tensor, resized to [N, OH, OW, C]. python/etarm/cortex_m/ops/quantized_max_pool2d.py. Or int16 input and output
+// (a16w8) with the clamp within [-32767, 32767].
 struct Pool2dArgs {
   const Tensor* input;
   Tensor* out;
   int32_t activation_min, activation_max;
   int32_t kernel_h, kernel_w, stride_h, stride_w, padding_h, padding_w;
   int32_t n, in_h, in_w, c, out_h, out_w;
+  bool s16;  // int16 activations (a16w8)
 };
 
 // Reads the arguments from the stack (input, kernel_size, stride, padding, activation_min, activation_max, out),

@@ -30,6 +30,16 @@ class _Convolutions(torch.nn.Module):
         return self.pointwise(torch.nn.functional.relu6(self.depthwise(torch.relu(self.conv(x)))))
 
 
+class _Pools(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = torch.nn.Conv2d(4, 6, 3, padding=1)
+
+    def forward(self, x):
+        pooled = torch.nn.functional.max_pool2d(torch.relu(self.conv(x)), 2)
+        return torch.nn.functional.avg_pool2d(pooled, 3, stride=1, padding=1, count_include_pad=False)
+
+
 # (model, inputs, the cortex_m ops it must become)
 _CASES = {
     "add_mul": (_AddMul(), (torch.randn(2, 3, 8), torch.randn(8)), ["quantized_add", "quantized_mul"]),
@@ -37,6 +47,11 @@ _CASES = {
         _Convolutions(),
         (torch.randn(1, 3, 9, 8),),
         ["quantized_conv2d", "quantized_depthwise_conv2d", "quantized_conv2d"],
+    ),
+    "pools": (
+        _Pools(),
+        (torch.randn(2, 4, 10, 8),),
+        ["quantized_conv2d", "quantized_max_pool2d", "quantized_avg_pool2d"],
     ),
 }
 

@@ -27,36 +27,31 @@ void check_values(TestTensor& input, const Pool& p) {
   const int32_t n = input.sizes()[0], h = input.sizes()[1], w = input.sizes()[2], c = input.sizes()[3];
   const int32_t oh = (h + 2 * p.pad_h - p.kernel_h) / p.stride_h + 1;
   const int32_t ow = (w + 2 * p.pad_w - p.kernel_w) / p.stride_w + 1;
-  TestTensor out(ScalarType::Char, {n, oh, ow, c}), want(ScalarType::Char, {n, oh, ow, c});
+  TestTensor out(input.dtype(), {n, oh, ow, c}), want(input.dtype(), {n, oh, ow, c});
   ASSERT_EQ(call(input, p, out), Error::Ok);
-  const int8_t* in = input.data<int8_t>();
-  for (int32_t b = 0; b < n; ++b) {
-    for (int32_t y = 0; y < oh; ++y) {
-      for (int32_t x = 0; x < ow; ++x) {
-        for (int32_t ch = 0; ch < c; ++ch) {
-          int32_t sum = 0, count = 0;
-          for (int32_t i = 0; i < p.kernel_h; ++i) {
-            for (int32_t j = 0; j < p.kernel_w; ++j) {
-              const int32_t iy = y * p.stride_h - p.pad_h + i, ix = x * p.stride_w - p.pad_w + j;
-              if (iy >= 0 && iy < h && ix >= 0 && ix < w) {
-                sum += in[((b * h + iy) * w + ix) * c + ch];
-                ++count;
-              }
-            }
-          }
-          const int32_t average = (sum > 0 ? sum + count / 2 : sum - count / 2) / count;
-          want.data<int8_t>()[((b * oh + y) * ow + x) * c + ch] =
-              static_cast<int8_t>(std::min(std::max(average, p.act_min), p.act_max));
+  compute(want, [&](const Index& o) {
+    int32_t sum = 0, count = 0;
+    for (int32_t i = 0; i < p.kernel_h; ++i) {
+      for (int32_t j = 0; j < p.kernel_w; ++j) {
+        Index tap = o;
+        tap.at[1] = o[1] * p.stride_h - p.pad_h + i;
+        tap.at[2] = o[2] * p.stride_w - p.pad_w + j;
+        if (tap[1] >= 0 && tap[1] < h && tap[2] >= 0 && tap[2] < w) {
+          sum += static_cast<int32_t>(value_at(input, tap));
+          ++count;
         }
       }
     }
-  }
+    const int32_t average = (sum > 0 ? sum + count / 2 : sum - count / 2) / count;
+    return static_cast<double>(std::min(std::max(average, p.act_min), p.act_max));
+  });
   EXPECT_TENSOR_EQ(out, want);
 }
 
-void check(const std::vector<int32_t>& shape, const Pool& p, uint32_t seed) {
-  TestTensor input(ScalarType::Char, shape);
-  fill_uniform(input, seed, -128, 127);
+void check(const std::vector<int32_t>& shape, const Pool& p, uint32_t seed, ScalarType type = ScalarType::Char) {
+  TestTensor input(type, shape);
+  const bool s16 = type == ScalarType::Short;
+  fill_uniform(input, seed, s16 ? -32767 : -128, s16 ? 32767 : 127);
   check_values(input, p);
 }
 
@@ -97,6 +92,25 @@ TEST(QuantizedAvgPool2d, RejectsBadArguments) {
   EXPECT_EQ(call(input, {2, 5, 1, 1}, out), Error::InvalidArgument);
   TestTensor floats(ScalarType::Float, {1, 4, 4, 2});
   EXPECT_EQ(call(floats, {2, 2, 2, 2}, out), Error::InvalidArgument);
+}
+
+// int16 activations (a16w8): arm_avgpool_s16, the same rounding.
+TEST(QuantizedAvgPool2dS16, PaddedBatchesTailsRoundingAndClamps) {
+  Pool p{3, 3, 2, 2};
+  p.pad_h = p.pad_w = 1;
+  p.act_min = -32767;
+  p.act_max = 32767;
+  check({2, 7, 9, 5}, p, 11, ScalarType::Short);
+  check({1, 5, 6, 20}, {3, 2, 1, 2, 0, 0, -32767, 32767}, 12, ScalarType::Short);  // 20 channels: 8-lane tails
+  check({1, 6, 6, 8}, {2, 2, 2, 2, 0, 0, -500, 500}, 13, ScalarType::Short);
+  TestTensor input(ScalarType::Short, {1, 1, 2, 4});
+  input.set<int16_t>({32767, -32767, 3, -3, 32766, -32766, 2, -2});  // halves round away from zero
+  TestTensor out(ScalarType::Short, {1, 1, 1, 4}), want(ScalarType::Short, {1, 1, 1, 4});
+  ASSERT_EQ(call(input, {1, 2, 1, 2, 0, 0, -32767, 32767}, out), Error::Ok);
+  want.set<int16_t>({32767, -32767, 3, -3});
+  EXPECT_TENSOR_EQ(out, want);
+  TestTensor narrow(ScalarType::Char, {1, 1, 1, 4});
+  EXPECT_EQ(call(input, {1, 2, 1, 2, 0, 0, -32767, 32767}, narrow), Error::InvalidArgument);
 }
 
 }  // namespace

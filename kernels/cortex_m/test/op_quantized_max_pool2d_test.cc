@@ -1,6 +1,6 @@
 // cortex_m::quantized_max_pool2d.out against a plain reference: the maximum over each window's taps inside the
 // input (torch pads a max pool with -inf, so padding never wins), then the clamp; NHWC, no rescale. On every
-// CMSIS-NN code path (arm_max_pool_s8's MVE, DSP and plain C loops).
+// CMSIS-NN code path (arm_max_pool_s8's MVE, DSP and plain C loops; arm_max_pool_s16 for int16, a16w8).
 #include <algorithm>
 #include <cstdint>
 #include <vector>
@@ -23,33 +23,28 @@ Error call(TestTensor& input, const Pool& p, TestTensor& out) {
       .integer(p.act_min).integer(p.act_max).out(out).run();
 }
 
-void check(const std::vector<int32_t>& shape, const Pool& p, uint32_t seed) {
+void check(const std::vector<int32_t>& shape, const Pool& p, uint32_t seed, ScalarType type = ScalarType::Char) {
   const int32_t n = shape[0], h = shape[1], w = shape[2], c = shape[3];
   const int32_t oh = (h + 2 * p.pad_h - p.kernel_h) / p.stride_h + 1;
   const int32_t ow = (w + 2 * p.pad_w - p.kernel_w) / p.stride_w + 1;
-  TestTensor input(ScalarType::Char, shape), out(ScalarType::Char, {n, oh, ow, c}), want(ScalarType::Char, {n, oh, ow, c});
-  fill_uniform(input, seed, -128, 127);
+  TestTensor input(type, shape), out(type, {n, oh, ow, c}), want(type, {n, oh, ow, c});
+  const bool s16 = type == ScalarType::Short;
+  fill_uniform(input, seed, s16 ? -32767 : -128, s16 ? 32767 : 127);
   ASSERT_EQ(call(input, p, out), Error::Ok);
-  const int8_t* in = input.data<int8_t>();
-  for (int32_t b = 0; b < n; ++b) {
-    for (int32_t y = 0; y < oh; ++y) {
-      for (int32_t x = 0; x < ow; ++x) {
-        for (int32_t ch = 0; ch < c; ++ch) {
-          int32_t best = INT32_MIN;
-          for (int32_t i = 0; i < p.kernel_h; ++i) {
-            for (int32_t j = 0; j < p.kernel_w; ++j) {
-              const int32_t iy = y * p.stride_h - p.pad_h + i, ix = x * p.stride_w - p.pad_w + j;
-              if (iy >= 0 && iy < h && ix >= 0 && ix < w) {
-                best = std::max<int32_t>(best, in[((b * h + iy) * w + ix) * c + ch]);
-              }
-            }
-          }
-          want.data<int8_t>()[((b * oh + y) * ow + x) * c + ch] =
-              static_cast<int8_t>(std::min(std::max(best, p.act_min), p.act_max));
+  compute(want, [&](const Index& o) {
+    int32_t best = INT32_MIN;
+    for (int32_t i = 0; i < p.kernel_h; ++i) {
+      for (int32_t j = 0; j < p.kernel_w; ++j) {
+        Index tap = o;
+        tap.at[1] = o[1] * p.stride_h - p.pad_h + i;
+        tap.at[2] = o[2] * p.stride_w - p.pad_w + j;
+        if (tap[1] >= 0 && tap[1] < h && tap[2] >= 0 && tap[2] < w) {
+          best = std::max(best, static_cast<int32_t>(value_at(input, tap)));
         }
       }
     }
-  }
+    return static_cast<double>(std::min(std::max(best, p.act_min), p.act_max));
+  });
   EXPECT_TENSOR_EQ(out, want);
 }
 
@@ -85,6 +80,21 @@ TEST(QuantizedMaxPool2d, RejectsBadArguments) {
   EXPECT_EQ(call(input, empty_range, out), Error::InvalidArgument);
   TestTensor wide(ScalarType::Short, {1, 4, 4, 2});
   EXPECT_EQ(call(wide, {2, 2, 2, 2}, out), Error::InvalidArgument);
+}
+
+// int16 activations (a16w8): arm_max_pool_s16.
+TEST(QuantizedMaxPool2dS16, PaddedBatchesTailsAndClamps) {
+  Pool p{3, 3, 2, 2};
+  p.pad_h = p.pad_w = 1;
+  p.act_min = -32767;
+  p.act_max = 32767;
+  check({2, 7, 9, 5}, p, 11, ScalarType::Short);
+  check({1, 4, 4, 20}, {2, 2, 2, 2, 0, 0, -32767, 32767}, 12, ScalarType::Short);  // 20 channels: 8-lane tails
+  check({1, 6, 6, 8}, {2, 2, 2, 2, 0, 0, 0, 1000}, 13, ScalarType::Short);  // a fused relu-like clamp
+  TestTensor x(ScalarType::Short, {1, 4, 4, 2}), out(ScalarType::Short, {1, 2, 2, 2});
+  TestTensor narrow(ScalarType::Char, {1, 2, 2, 2});
+  EXPECT_EQ(call(x, {2, 2, 2, 2, 0, 0, -32767, 32767}, narrow), Error::InvalidArgument);  // int16 in, int8 out
+  EXPECT_EQ(call(x, {2, 2, 2, 2, 0, 0, -32768, 32767}, out), Error::InvalidArgument);  // below the symmetric range
 }
 
 }  // namespace

@@ -1,7 +1,8 @@
 """cortex_m::quantized_avg_pool2d: the average over each window of an int8 NHWC input [N, H, W, C] ->
-int8 NHWC [N, OH, OW, C] (arm_avgpool_s8), then the fused activation's clamp.
+int8 NHWC [N, OH, OW, C] (arm_avgpool_s8), then the fused activation's clamp; int16 -> int16 likewise (a16w8:
+arm_avgpool_s16).
 
-As CMSIS-NN computes it: the window's taps inside the input (padding is not counted) summed as raw int8 values,
+As CMSIS-NN computes it: the window's taps inside the input (padding is not counted) summed as raw integer values,
 divided by their count rounding half away from zero. Input and output share their quantization (no rescale, no zero
 point). No ceil mode. Windows as [h, w].
 """
@@ -26,11 +27,11 @@ def quantized_avg_pool2d(x, kernel_size, stride, padding, act_min, act_max):
     half = counts // 2
     rounded = torch.where(sums > 0, sums + half, sums - half)
     average = torch.sign(rounded) * (rounded.abs() // counts)  # C's division truncates toward zero
-    return average.permute(0, 2, 3, 1).clamp(act_min, act_max).to(torch.int8).contiguous()
+    return average.permute(0, 2, 3, 1).clamp(act_min, act_max).to(x.dtype).contiguous()
 
 
 def _fake(x, kernel_size, stride, padding, act_min, act_max):
-    return torch.empty(pooled_shape(x, kernel_size, stride, padding), dtype=torch.int8, device=x.device)
+    return torch.empty(pooled_shape(x, kernel_size, stride, padding), dtype=x.dtype, device=x.device)
 
 
 define("quantized_avg_pool2d", ARGUMENTS, quantized_avg_pool2d, _fake)

@@ -1,5 +1,5 @@
 """What the pooling rewrites share (QuantizedMaxPool2dAsCmsisNn, QuantizedAvgPool2dAsCmsisNn): a 2-D pool of a
-dequantized int8 tensor whose result is quantized with the input's own parameters (CMSIS-NN's pools do not
+dequantized int8 (or symmetric int16: a16w8) tensor whose result is quantized with the input's own parameters (CMSIS-NN's pools do not
 rescale), directly or through a fused relu / relu6 / hardtanh / clamp, becomes one NHWC cortex_m op between a permute
 to NHWC and one back (nhwc.py)."""
 
@@ -10,7 +10,7 @@ import math
 import torch
 from torch.export import ExportedProgram
 
-from etarm.cortex_m.passes.matching import NotLowered, activation_range, int8_per_tensor, lower_each, quantized_result
+from etarm.cortex_m.passes.matching import NotLowered, activation_dtype, activation_range, lower_each, quantized_result
 from etarm.cortex_m.passes.nhwc import replace_by_nhwc_op
 from etarm.passes.base import ProgramPass
 from etarm.tosa_ir.quant_params import is_dequantize, qparams_of
@@ -57,9 +57,12 @@ class QuantizedPool2dAsCmsisNn(ProgramPass):
         kernel_size = pair(kernel_size)
         if len(dq_x.meta["val"].shape) != 4:
             raise NotLowered("only 2-D pooling of 4-D NCHW inputs has a cortex_m kernel")
-        if not is_dequantize(dq_x) or not int8_per_tensor(qparams_of(dq_x)):
-            raise NotLowered("its input is not a dequantized int8 tensor with per-tensor parameters")
-        activation, quantize = quantized_result(result)
+        dtype = activation_dtype(qparams_of(dq_x)) if is_dequantize(dq_x) else None
+        if dtype is None:
+            raise NotLowered(
+                "its input is not a dequantized int8 tensor with per-tensor parameters (nor a symmetric int16 one)"
+            )
+        activation, quantize = quantized_result(result, dtype)
         x, out = qparams_of(dq_x), qparams_of(quantize)
         if x.zero_point != out.zero_point or not math.isclose(x.scale, out.scale, rel_tol=1e-6):
             raise NotLowered("its output is quantized unlike its input (the kernel does not rescale)")
