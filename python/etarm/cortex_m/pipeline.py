@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from etarm.cortex_m.passes.cancel_layout_permutes import CancelLayoutPermutes
 from etarm.cortex_m.passes.quantized_avg_pool2d_as_cmsis_nn import QuantizedAvgPool2dAsCmsisNn
+from etarm.cortex_m.passes.quantized_cats_and_views_on_integers import QuantizedCatsAndViewsOnIntegers
 from etarm.cortex_m.passes.quantized_clamp_as_cortex_m import QuantizedClampAsCortexM
 from etarm.cortex_m.passes.quantized_add_as_cmsis_nn import QuantizedAddAsCmsisNn
 from etarm.cortex_m.passes.quantized_conv2d_as_cmsis_nn import QuantizedConv2dAsCmsisNn
@@ -42,6 +43,8 @@ def cortex_m_passes() -> list[Pass]:
         QuantizedPadAsCortexM(),
         # After every rewrite that fuses an activation as its clamp: the activations left alone.
         QuantizedClampAsCortexM(),
+        # After the rewrites of the ops around them, which read and give integer tensors.
+        QuantizedCatsAndViewsOnIntegers(),
         # After every rewrite that wraps an NHWC op in permutes.
         CancelLayoutPermutes(),
         # After CancelLayoutPermutes, which only sees aten permutes.

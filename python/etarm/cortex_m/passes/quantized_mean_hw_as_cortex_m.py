@@ -12,7 +12,6 @@ from torch.export import ExportedProgram
 from etarm.cortex_m.ops.quantized_clamp import LARGEST_SHIFT
 from etarm.cortex_m.ops.quantized_mean_hw import MOST_TAPS
 from etarm.cortex_m.passes.matching import (
-    REASON,
     NotLowered,
     activation_range,
     int8_per_tensor,
@@ -51,7 +50,7 @@ class QuantizedMeanHwAsCortexM(ProgramPass):
         if mean.kwargs.get("dtype") is not None:
             raise NotLowered("a mean with a dtype has no cortex_m kernel")
         shape = dq_x.meta["val"].shape
-        if len(shape) != 4 or sorted(int(d) % 4 for d in dims) != [2, 3]:
+        if len(shape) != 4 or sorted(int(d) % 4 for d in dims or ()) != [2, 3]:  # None: every dim
             raise NotLowered("only the mean over H and W of a 4-D NCHW tensor has a cortex_m kernel")
         if not is_dequantize(dq_x) or not int8_per_tensor(qparams_of(dq_x)):
             raise NotLowered("its input is not a dequantized int8 tensor with per-tensor parameters")
@@ -72,7 +71,6 @@ class QuantizedMeanHwAsCortexM(ProgramPass):
             result = node
             if keepdim:
                 result = graph.call_function(VIEW, (node, [int(shape[0]), int(shape[1]), 1, 1]))
-                result.meta[REASON] = "the [N, C] mean viewed as torch's [N, C, 1, 1] (keepdim)"
         value = quantize.meta["val"]
         with value.fake_mode:
             node.meta["val"] = value.reshape(int(shape[0]), int(shape[1])).contiguous()
