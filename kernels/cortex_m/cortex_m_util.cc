@@ -1,5 +1,7 @@
 #include "kernels/cortex_m/cortex_m_util.h"
 
+#include <limits>
+
 // Helium (what CMSIS-NN's ARM_MATH_MVEI comes from): the int8 minimum/maximum compare 16 lanes at a time.
 #if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
 #include <arm_mve.h>
@@ -34,27 +36,59 @@ bool is_identity(const Requantize& r, int32_t output_zero_point) {
   return r.multiplier == (1 << 30) && r.shift == 1 && r.zero_point == output_zero_point;
 }
 
-// round_half_up((q - zero_point) * multiplier * 2^(shift - 31)): |q - zp| < 2^9 and multiplier < 2^31,
+// round_half_up((q - zero_point) * multiplier * 2^(shift - 31)): |q - zp| < 2^16 and multiplier < 2^31,
 // so the product fits int64 and the result int64 for every shift up to 29.
-int64_t rescale_operand(int8_t q, const Requantize& r) {
+int64_t rescale_operand(int32_t q, const Requantize& r) {
   const int32_t right = 31 - r.shift;
   return ((static_cast<int64_t>(q) - r.zero_point) * r.multiplier + (int64_t{1} << (right - 1))) >> right;
 }
 
-// o = min or max (largest) of x and y, n int8 values each.
-void compare_block(const int8_t* x, const int8_t* y, int8_t* o, int32_t n, bool largest) {
+// o = min or max (largest) of x and y, n values each.
+template <typename T>
+void compare_block(const T* x, const T* y, T* o, int32_t n, bool largest) {
+  for (int32_t j = 0; j < n; ++j) {
+    o[j] = largest ? (x[j] > y[j] ? x[j] : y[j]) : (x[j] < y[j] ? x[j] : y[j]);
+  }
+}
+
 #if defined(ETARM_CORTEX_M_MVE)
+template <>
+void compare_block<int8_t>(const int8_t* x, const int8_t* y, int8_t* o, int32_t n, bool largest) {
   for (int32_t j = 0; j < n; j += 16) {
     const mve_pred16_t lanes = vctp8q(static_cast<uint32_t>(n - j));  // the tail's lanes only
     const int8x16_t a = vldrbq_z_s8(x + j, lanes);
     const int8x16_t b = vldrbq_z_s8(y + j, lanes);
     vstrbq_p_s8(o + j, largest ? vmaxq_s8(a, b) : vminq_s8(a, b), lanes);
   }
-#else
-  for (int32_t j = 0; j < n; ++j) {
-    o[j] = largest ? (x[j] > y[j] ? x[j] : y[j]) : (x[j] < y[j] ? x[j] : y[j]);
-  }
+}
 #endif
+
+// The extremum of every block of the broadcast output, int8 or int16 (saturating to activation_min<T>()).
+template <typename T>
+void extremum_blocks(
+    const Tensor& a, const Tensor& b, const Tensor& out, const BroadcastBlocks& blocks, const Requantize& ra,
+    const Requantize& rb, int32_t zp_out, bool largest) {
+  const T* pa = a.const_data_ptr<T>();
+  const T* pb = b.const_data_ptr<T>();
+  T* po = out.mutable_data_ptr<T>();
+  const bool compare_as_is = is_identity(ra, zp_out) && is_identity(rb, zp_out);
+  const int64_t lowest = activation_min<T>(), highest = std::numeric_limits<T>::max();
+  BroadcastWalker w = blocks.walker();
+  for (ssize_t i = 0; i < blocks.count; ++i, w.next()) {
+    const T* x = pa + w.a();
+    const T* y = pb + w.b();
+    T* o = po + i * blocks.length;
+    if (compare_as_is) {
+      compare_block(x, y, o, blocks.length, largest);
+      continue;
+    }
+    for (int32_t j = 0; j < blocks.length; ++j) {
+      const int64_t u = rescale_operand(x[j], ra);
+      const int64_t v = rescale_operand(y[j], rb);
+      const int64_t q = (largest ? (u > v ? u : v) : (u < v ? u : v)) + zp_out;
+      o[j] = static_cast<T>(q < lowest ? lowest : (q > highest ? highest : q));
+    }
+  }
 }
 
 bool int32_arg(Span<EValue*> stack, size_t i, int32_t* v) {
@@ -128,28 +162,17 @@ void quantized_extremum_out(KernelRuntimeContext& ctx, Span<EValue*> stack, bool
   ETARM_KERNEL_CHECK(
       ctx, valid_extremum_operand(ra) && valid_extremum_operand(rb), "%s: zero point, multiplier or shift out of range",
       op);
+  // int16 (a16w8): symmetric, every zero point 0.
+  const bool s16 = a->scalar_type() == ScalarType::Short;
+  ETARM_KERNEL_CHECK(
+      ctx, !s16 || (ra.zero_point == 0 && rb.zero_point == 0 && zp_out == 0), "%s: int16 zero points must be 0", op);
   BroadcastBlocks blocks;
-  const char* problem = int8_broadcast_blocks(*a, *b, *out, &blocks);
+  const char* problem = broadcast_blocks(*a, *b, *out, s16 ? ScalarType::Short : ScalarType::Char, &blocks);
   ETARM_KERNEL_CHECK(ctx, problem == nullptr, "%s: %s", op, problem);
-  const int8_t* pa = a->const_data_ptr<int8_t>();
-  const int8_t* pb = b->const_data_ptr<int8_t>();
-  int8_t* po = out->mutable_data_ptr<int8_t>();
-  const bool compare_as_is = is_identity(ra, zp_out) && is_identity(rb, zp_out);
-  BroadcastWalker w = blocks.walker();
-  for (ssize_t i = 0; i < blocks.count; ++i, w.next()) {
-    const int8_t* x = pa + w.a();
-    const int8_t* y = pb + w.b();
-    int8_t* o = po + i * blocks.length;
-    if (compare_as_is) {
-      compare_block(x, y, o, blocks.length, largest);
-      continue;
-    }
-    for (int32_t j = 0; j < blocks.length; ++j) {
-      const int64_t u = rescale_operand(x[j], ra);
-      const int64_t v = rescale_operand(y[j], rb);
-      const int64_t q = (largest ? (u > v ? u : v) : (u < v ? u : v)) + zp_out;
-      o[j] = static_cast<int8_t>(q < INT8_MIN ? INT8_MIN : (q > INT8_MAX ? INT8_MAX : q));
-    }
+  if (s16) {
+    extremum_blocks<int16_t>(*a, *b, *out, blocks, ra, rb, zp_out, largest);
+  } else {
+    extremum_blocks<int8_t>(*a, *b, *out, blocks, ra, rb, zp_out, largest);
   }
 }
 

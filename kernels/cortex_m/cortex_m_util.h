@@ -83,6 +83,7 @@ inline const char* int8_broadcast_blocks(const Tensor& a, const Tensor& b, const
 // per operand (rounding is monotonic, so the extremum of the rounded values is the rounded extremum). When
 // both operands are already in output steps (multiplier 2^30, shift 1, the output's zero point: a scale of
 // exactly 1) the int8 values are compared as they are (16 at a time with MVE, scalar C elsewhere).
+// int16 (a16w8): the same with every zero point 0 and saturation to [-32767, 32767].
 void quantized_extremum_out(KernelRuntimeContext& ctx, Span<EValue*> stack, bool largest, const char* op);
 
 } // namespace cortex_m

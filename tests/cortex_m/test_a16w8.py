@@ -19,6 +19,11 @@ class _AddMul(torch.nn.Module):
         return (x + y) * y
 
 
+class _Extrema(torch.nn.Module):
+    def forward(self, x, y):
+        return torch.maximum(x, y) + torch.minimum(x, y)
+
+
 class _Convolutions(torch.nn.Module):
     def __init__(self):
         super().__init__()
@@ -43,6 +48,11 @@ class _Pools(torch.nn.Module):
 # (model, inputs, the cortex_m ops it must become)
 _CASES = {
     "add_mul": (_AddMul(), (torch.randn(2, 3, 8), torch.randn(8)), ["quantized_add", "quantized_mul"]),
+    "extrema": (
+        _Extrema(),
+        (torch.randn(2, 3, 8), torch.randn(8)),
+        ["quantized_maximum", "quantized_minimum", "quantized_add"],
+    ),
     "convolutions": (
         _Convolutions(),
         (torch.randn(1, 3, 9, 8),),

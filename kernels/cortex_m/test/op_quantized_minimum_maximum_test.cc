@@ -1,7 +1,8 @@
 // cortex_m::quantized_minimum.out and quantized_maximum.out (written in the project: the CMSIS-NN
 // snapshot has none) against a plain integer reference of TOSA's quantized MINIMUM/MAXIMUM: each
 // operand RESCALEd (single rounding) into the output's steps, the extremum, the output's zero point.
-// Bit-exact on every platform; with both operands at the output's parameters, the int8 extremum.
+// Bit-exact on every platform; with both operands at the output's parameters, the int8 extremum. int16 (a16w8):
+// zero points 0, saturation to [-32767, 32767].
 #include <cstdint>
 
 #include "kernels/cortex_m/test/requantize_reference.h"
@@ -35,12 +36,13 @@ Error call(const char* op, TestTensor& a, TestTensor& b, const Extremum& p, Test
 
 void check(bool largest, TestTensor& a, TestTensor& b, const Extremum& p, std::vector<int32_t> out_sizes) {
   const char* op = largest ? "cortex_m::quantized_maximum.out" : "cortex_m::quantized_minimum.out";
-  TestTensor out(ScalarType::Char, out_sizes), want(ScalarType::Char, out_sizes);
+  TestTensor out(a.dtype(), out_sizes), want(a.dtype(), out_sizes);
   ASSERT_EQ(call(op, a, b, p, out), Error::Ok);
   compute(want, [&](const Index& i) {
     const int64_t u = rescale(static_cast<int64_t>(broadcast_value(a, i)) - p.a.zero_point, p.a);
     const int64_t v = rescale(static_cast<int64_t>(broadcast_value(b, i)) - p.b.zero_point, p.b);
-    return static_cast<double>(clamp_int8((largest ? (u > v ? u : v) : (u < v ? u : v)) + p.out_zero_point));
+    const int64_t q = (largest ? (u > v ? u : v) : (u < v ? u : v)) + p.out_zero_point;
+    return static_cast<double>(a.dtype() == ScalarType::Short ? clamp_int16(q) : clamp_int8(q));
   });
   EXPECT_TENSOR_EQ(out, want);
 }
@@ -119,6 +121,21 @@ TEST(QuantizedMinimumMaximum, RejectsBadArguments) {
   EXPECT_EQ(call(op, a, a, bad, out), Error::InvalidArgument);
   EXPECT_EQ(KernelCall(op).tensor(a).integer(0).integer(1 << 30).integer(1).tensor(a).out(out).run(),
             Error::InvalidArgument);  // too few arguments
+}
+
+// int16 activations (a16w8): shared parameters compare the values; different scales rescale and saturate.
+TEST(QuantizedMinimumMaximumS16, SharedAndRequantizedBroadcasts) {
+  TestTensor a(ScalarType::Short, {2, 3, 5}), b(ScalarType::Short, {5});
+  fill_uniform(a, 11, -32767, 32767);
+  fill_uniform(b, 12, -32767, 32767);
+  for (bool largest : {false, true}) {
+    check(largest, a, b, shared(0), {2, 3, 5});
+    check(largest, a, b, extremum_of(2e-4, 0, 3e-4, 0, 2.5e-4, 0), {2, 3, 5});
+    check(largest, a, b, extremum_of(2e-3, 0, 1e-4, 0, 1e-4, 0), {2, 3, 5});  // scales above 1 saturate
+  }
+  TestTensor out(ScalarType::Short, {2, 3, 5}), narrow(ScalarType::Char, {2, 3, 5});
+  EXPECT_EQ(call("cortex_m::quantized_maximum.out", a, b, shared(3), out), Error::InvalidArgument);  // symmetric
+  EXPECT_EQ(call("cortex_m::quantized_maximum.out", a, b, shared(0), narrow), Error::InvalidArgument);
 }
 
 }  // namespace

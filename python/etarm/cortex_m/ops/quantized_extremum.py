@@ -5,14 +5,15 @@ Each operand is rescaled into the output's steps (TOSA RESCALE, one rounding: it
 output's, which may be 1 or more, so shifts go up to EXTREMUM_LARGEST_SHIFT), then the extremum and
 the output's zero point. Rounding is monotonic, so this is the rounded extremum of the real values.
 When both operands share the output's parameters (the quantizer's default), the scale is exactly 1
-(multiplier 2**30, shift 1) and the kernel compares the int8 values as they are.
+(multiplier 2**30, shift 1) and the kernel compares the int8 values as they are. int16 (a16w8) likewise, with
+zero points 0 and the symmetric int16 range (library.saturation).
 """
 
 from __future__ import annotations
 
 import torch
 
-from etarm.cortex_m.ops.library import define, rescale
+from etarm.cortex_m.ops.library import define, rescale, saturation
 
 # TOSA RESCALE's largest scale, 2**29 (kernels/cortex_m/cortex_m_util.cc valid_extremum_operand).
 EXTREMUM_LARGEST_SHIFT = 29
@@ -29,9 +30,9 @@ def define_extremum(name: str, pick) -> None:
     def compute(a, a_zp, a_mult, a_shift, b, b_zp, b_mult, b_shift, out_zp):
         u = rescale(a.to(torch.int64) - a_zp, a_mult, a_shift)
         v = rescale(b.to(torch.int64) - b_zp, b_mult, b_shift)
-        return (pick(u, v) + out_zp).clamp(-128, 127).to(torch.int8)
+        return (pick(u, v) + out_zp).clamp(*saturation(a.dtype)).to(a.dtype)
 
     def fake(a, a_zp, a_mult, a_shift, b, b_zp, b_mult, b_shift, out_zp):
-        return torch.empty(torch.broadcast_shapes(a.shape, b.shape), dtype=torch.int8, device=a.device)
+        return torch.empty(torch.broadcast_shapes(a.shape, b.shape), dtype=a.dtype, device=a.device)
 
     define(name, ARGUMENTS, compute, fake, cmsis_nn=False)

@@ -9,7 +9,7 @@ from executorch.exir.dialects._ops import ops as exir_ops
 from torch.export import ExportedProgram
 
 from etarm.cortex_m.ops.quantized_extremum import EXTREMUM_LARGEST_SHIFT
-from etarm.cortex_m.passes.matching import int8_pattern_problem, lower_each, replace_pattern
+from etarm.cortex_m.passes.matching import lower_each, pattern_problem, replace_pattern
 from etarm.cortex_m.requantize import multiplier_and_shift
 from etarm.errors import EtarmError
 from etarm.op_names import op_name
@@ -23,7 +23,8 @@ _KERNELS = {
 
 
 class QuantizedMinimumMaximumAsCortexM(ProgramPass):
-    """Replaces dequantize -> minimum/maximum -> quantize (int8, per-tensor) by cortex_m.quantized_minimum/maximum."""
+    """Replaces dequantize -> minimum/maximum -> quantize (int8 or int16, per-tensor) by
+    cortex_m.quantized_minimum/maximum."""
 
     def transform(self, graph_module: torch.fx.GraphModule, program: ExportedProgram | None) -> bool:
         graph = graph_module.graph
@@ -31,7 +32,7 @@ class QuantizedMinimumMaximumAsCortexM(ProgramPass):
 
     @staticmethod
     def _lower(graph: torch.fx.Graph, node: torch.fx.Node) -> str | None:
-        problem = int8_pattern_problem(node, node.args[:2])
+        problem = pattern_problem(node, node.args[:2], (torch.int8, torch.int16))
         if problem is not None:
             return problem
         dq_a, dq_b = node.args[:2]
