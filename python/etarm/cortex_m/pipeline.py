@@ -8,6 +8,7 @@ on the portable kernels (float between quantize/dequantize nodes).
 from __future__ import annotations
 
 from etarm.cortex_m.passes.cancel_layout_permutes import CancelLayoutPermutes
+from etarm.cortex_m.passes.quantize_before_fused_activations import QuantizeBeforeFusedActivations
 from etarm.cortex_m.passes.quantized_avg_pool2d_as_cmsis_nn import QuantizedAvgPool2dAsCmsisNn
 from etarm.cortex_m.passes.quantized_cats_and_views_on_integers import QuantizedCatsAndViewsOnIntegers
 from etarm.cortex_m.passes.quantized_clamp_as_cortex_m import QuantizedClampAsCortexM
@@ -29,6 +30,8 @@ from etarm.passes.base import Pass, Pipeline
 
 def cortex_m_passes() -> list[Pass]:
     return [
+        # Before the add and mul rewrites, which take results quantized directly.
+        QuantizeBeforeFusedActivations(),
         QuantizedAddAsCmsisNn(),
         QuantizedMulAsCmsisNn(),
         QuantizedMinimumMaximumAsCortexM(),

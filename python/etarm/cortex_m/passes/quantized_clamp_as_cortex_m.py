@@ -12,7 +12,13 @@ from executorch.exir.dialects._ops import ops as exir_ops
 from torch.export import ExportedProgram
 
 from etarm.cortex_m.ops.quantized_clamp import LARGEST_SHIFT
-from etarm.cortex_m.passes.matching import NotLowered, activation_range, int8_pattern_problem, lower_each, replace_pattern
+from etarm.cortex_m.passes.matching import (
+    NotLowered,
+    activation_range,
+    int8_pattern_problem,
+    lower_each,
+    replace_pattern,
+)
 from etarm.cortex_m.requantize import multiplier_and_shift
 from etarm.errors import EtarmError
 from etarm.passes.base import ProgramPass
@@ -38,6 +44,13 @@ class QuantizedClampAsCortexM(ProgramPass):
             act_min, act_max = activation_range(activation, out)
         except (EtarmError, NotLowered) as error:
             return str(error)
+        if x == out and (act_min, act_max) == (out.qmin, out.qmax):
+            # The output's own range already holds the bounds (a relu whose zero point is qmin): nothing to do.
+            quantize = next(iter(activation.users))
+            quantize.replace_all_uses_with(dequantize.args[0])
+            graph.erase_node(quantize)
+            graph.erase_node(activation)
+            return None
         args = [dequantize.args[0], int(x.zero_point), multiplier, shift, int(out.zero_point), act_min, act_max]
         replace_pattern(graph, activation, exir_ops.edge.cortex_m.quantized_clamp.default, args)
         return None
