@@ -32,24 +32,6 @@ const char* mode_name(ElementwiseMode mode) {
   }
 }
 
-int64_t count_leading_zeros(uint32_t v) {
-  int64_t n = 0;
-  for (uint32_t bit = 0x80000000u; bit != 0 && (v & bit) == 0; bit >>= 1) {
-    ++n;
-  }
-  return n;
-}
-
-int64_t shift_right_rounded(int64_t a, uint32_t shift, RoundMode mode) {
-  if (shift == 0) {
-    return a;
-  }
-  if (mode == RoundMode::kTruncate) {
-    return a < 0 ? -((-a) >> shift) : a >> shift;
-  }
-  return (a + (int64_t{1} << (shift - 1))) >> shift;
-}
-
 bool is_unary(ElementwiseMode mode) {
   return mode == ElementwiseMode::kAbs || mode == ElementwiseMode::kClz || mode == ElementwiseMode::kLeakyRelu;
 }

@@ -5,8 +5,16 @@
 //   a = IFM - its zero point, scaled by IFM_SCALE; b = IFM2 - its zero point, scaled by
 //       IFM2_SCALE (multiplier, shift and rounding of each; Vela leaves them at 1 and 0 for
 //       MUL, MIN and MAX and puts ADD/SUB's operand rescale there);
-//   ADD a + b, SUB a - b, MUL a * b, MIN, MAX;
-// then the output stage with the global OFM_SCALE. U85's other modes fail as not modelled.
+//   ADD a + b, SUB a - b, MUL a * b, MIN, MAX; ABS |a|; CLZ the leading zero bits of a as a
+//   32-bit word;
+//   SHL a << b kept to 32 bits; SHR a >> b rounded as OFM_SCALE's rounding mode says (Vela:
+//   natural for TOSA's rounded ARITHMETIC_RIGHT_SHIFT, truncate-to-lower, i.e. floor, for the
+//   un-rounded one); LSR a >> b on the bits of a as an unsigned number of the IFM's width;
+//   shift counts outside [0, 31] are clamped;
+//   CMP_EQ, CMP_NE, CMP_GE, CMP_GT: all ones (-1) when true, 0 when false (Vela's bool is a
+//   byte with every bit set, which is why its SELECT is OR(AND(a, s), AND_NOT(b, s)));
+//   AND, OR, XOR, NOT ~a, AND_NOT a & ~b on the operands' bits;
+// then the output stage with the global OFM_SCALE. LRELU and DIV fail as not modelled.
 #include "runtime/ethosu/npu_model/operation_u85.h"
 #include "runtime/ethosu/npu_model/scaling.h"
 
@@ -51,6 +59,7 @@ Status input_from_registers(const OperationContext& ctx, Operand operand, Input*
     in.fm.is_signed = regs.get(precision, u85::kIfmSigned) != 0;
     const uint16_t zp = regs.get(first ? u85::Cmd0::kIfmZeroPoint : u85::Cmd0::kIfm2ZeroPoint);
     in.fm.zero_point = in.fm.is_signed ? int32_t{static_cast<int16_t>(zp)} : int32_t{zp};
+    in.fm.elem_bytes = 1 << regs.get(precision, u85::kIfmPrecision);
     in.scalar_value = static_cast<int32_t>(static_cast<uint32_t>(regs.get(u85::Cmd1::kOpScalar)));
   } else {
     NPU_MODEL_RETURN_IF_ERROR(feature_map_u85(regs, ctx.memory, operand, &in.fm));
@@ -72,15 +81,86 @@ Status input_from_registers(const OperationContext& ctx, Operand operand, Input*
   return Status();
 }
 
+bool is_unary(u85::ElementwiseMode mode) {
+  return mode == u85::ElementwiseMode::kAbs || mode == u85::ElementwiseMode::kClz ||
+         mode == u85::ElementwiseMode::kNot;
+}
+
+int64_t compare(bool condition) {
+  return condition ? -1 : 0;
+}
+
+int64_t apply(u85::ElementwiseMode mode, int64_t a, int64_t b, int ifm_bits, RoundMode round) {
+  using M = u85::ElementwiseMode;
+  switch (mode) {
+    case M::kAdd:
+      return a + b;
+    case M::kSub:
+      return a - b;
+    case M::kMul:
+      return a * b;
+    case M::kMin:
+      return a < b ? a : b;
+    case M::kMax:
+      return a > b ? a : b;
+    case M::kAbs:
+      return a < 0 ? -a : a;
+    case M::kClz:
+      return count_leading_zeros(static_cast<uint32_t>(a));
+    case M::kShl:
+      return static_cast<int32_t>(static_cast<uint32_t>(a) << clamp(b, 0, 31));
+    case M::kShr:
+      return shift_right_rounded(a, static_cast<uint32_t>(clamp(b, 0, 31)), round);
+    case M::kLsr: {
+      const uint64_t mask = ifm_bits >= 32 ? 0xFFFFFFFFu : (uint64_t{1} << ifm_bits) - 1;
+      return static_cast<int64_t>((static_cast<uint64_t>(a) & mask) >> clamp(b, 0, 31));
+    }
+    case M::kCmpEq:
+      return compare(a == b);
+    case M::kCmpNe:
+      return compare(a != b);
+    case M::kCmpGe:
+      return compare(a >= b);
+    case M::kCmpGt:
+      return compare(a > b);
+    case M::kAnd:
+      return a & b;
+    case M::kOr:
+      return a | b;
+    case M::kXor:
+      return a ^ b;
+    case M::kNot:
+      return ~a;
+    case M::kAndNot:
+    default:
+      return a & ~b;
+  }
+}
+
 }  // namespace
 
 Status run_elementwise_u85(const OperationContext& ctx, u85::ElementwiseMode mode) {
+  using M = u85::ElementwiseMode;
   switch (mode) {
-    case u85::ElementwiseMode::kAdd:
-    case u85::ElementwiseMode::kSub:
-    case u85::ElementwiseMode::kMul:
-    case u85::ElementwiseMode::kMin:
-    case u85::ElementwiseMode::kMax:
+    case M::kAdd:
+    case M::kSub:
+    case M::kMul:
+    case M::kMin:
+    case M::kMax:
+    case M::kAbs:
+    case M::kClz:
+    case M::kShl:
+    case M::kShr:
+    case M::kLsr:
+    case M::kCmpEq:
+    case M::kCmpNe:
+    case M::kCmpGe:
+    case M::kCmpGt:
+    case M::kAnd:
+    case M::kOr:
+    case M::kXor:
+    case M::kNot:
+    case M::kAndNot:
       break;
     default:
       return Status::error(Fault::kUnsupported, "%s on Ethos-U85 is not modelled yet",
@@ -99,9 +179,13 @@ Status run_elementwise_u85(const OperationContext& ctx, u85::ElementwiseMode mod
   }
   OutputStage out;
   NPU_MODEL_RETURN_IF_ERROR(output_stage_u85(ctx, &out));
-  Input a_in, b_in;
+  const bool unary = is_unary(mode);
+  Input a_in, b_in{};
   NPU_MODEL_RETURN_IF_ERROR(input_from_registers(ctx, Operand::kIfm, &a_in));
-  NPU_MODEL_RETURN_IF_ERROR(input_from_registers(ctx, Operand::kIfm2, &b_in));
+  if (!unary) {
+    NPU_MODEL_RETURN_IF_ERROR(input_from_registers(ctx, Operand::kIfm2, &b_in));
+  }
+  const int ifm_bits = a_in.fm.elem_bytes * 8;
 
   int32_t* result = nullptr;
   NPU_MODEL_RETURN_IF_ERROR(ctx.workspace.allocate(static_cast<size_t>(ofm.h * ofm.w * ofm.c), "OFM", &result));
@@ -112,26 +196,10 @@ Status run_elementwise_u85(const OperationContext& ctx, u85::ElementwiseMode mod
         int64_t a = 0;
         int64_t b = 0;
         NPU_MODEL_RETURN_IF_ERROR(a_in.value(y, x, c, &a));
-        NPU_MODEL_RETURN_IF_ERROR(b_in.value(y, x, c, &b));
-        int64_t v = 0;
-        switch (mode) {
-          case u85::ElementwiseMode::kAdd:
-            v = a + b;
-            break;
-          case u85::ElementwiseMode::kSub:
-            v = a - b;
-            break;
-          case u85::ElementwiseMode::kMul:
-            v = a * b;
-            break;
-          case u85::ElementwiseMode::kMin:
-            v = a < b ? a : b;
-            break;
-          case u85::ElementwiseMode::kMax:
-          default:
-            v = a > b ? a : b;
-            break;
+        if (!unary) {
+          NPU_MODEL_RETURN_IF_ERROR(b_in.value(y, x, c, &b));
         }
+        const int64_t v = apply(mode, a, b, ifm_bits, out.round);
         *r++ = out.finish_global(v);
       }
     }

@@ -130,6 +130,9 @@ Status round_mode_u85(uint32_t mode, RoundMode* out) {
     case u85::OfmRoundMode::kTruncateToZero:
       *out = RoundMode::kTruncate;
       return Status();
+    case u85::OfmRoundMode::kTruncateToLower:
+      *out = RoundMode::kFloor;
+      return Status();
     default:
       return Status::error(Fault::kUnsupported, "rounding mode %u is not modelled yet", static_cast<unsigned>(mode));
   }

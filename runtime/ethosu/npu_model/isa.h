@@ -145,7 +145,8 @@ const char* command_name(CommandSet set, bool is_long, uint16_t opcode);
 // Field values of the enumerated registers.
 enum class Precision : uint8_t { k8 = 0, k16 = 1, k32 = 2, k64 = 3 };
 enum class Layout : uint8_t { kNhwc = 0, kNhcwb16 = 1 };
-enum class RoundMode : uint8_t { kDouble = 0, kTruncate = 1, kNatural = 2 };
+// kDouble, kTruncate and kNatural are U55's OFM_PRECISION encodings; kFloor is U85's only.
+enum class RoundMode : uint8_t { kDouble = 0, kTruncate = 1, kNatural = 2, kFloor = 3 };
 enum class IfmScaleMode : uint8_t { kOpaOpb16 = 0, kOpa32 = 1, kOpb32 = 2 };
 enum class OfmScaleMode : uint8_t { kPerChannel = 0, kGlobal = 1 };
 enum class PoolMode : uint8_t { kMax = 0, kAverage = 1, kReduceSum = 2 };

@@ -58,6 +58,8 @@ int64_t scale_and_round(int64_t value, uint32_t scale, uint32_t shift, RoundMode
           rounding += value >= 0 ? (int64_t{1} << 30) : -(int64_t{1} << 30);
         }
         break;
+      case RoundMode::kFloor:
+        break;
       case RoundMode::kTruncate:
       default:
         // Toward zero: a negative product rounds up.
@@ -66,6 +68,28 @@ int64_t scale_and_round(int64_t value, uint32_t scale, uint32_t shift, RoundMode
     }
   }
   return shift_right(add(multiply(value, scale), rounding), shift);
+}
+
+int64_t shift_right_rounded(int64_t a, uint32_t shift, RoundMode mode) {
+  if (shift == 0) {
+    return a;
+  }
+  switch (mode) {
+    case RoundMode::kTruncate:
+      return a < 0 ? -((-a) >> shift) : a >> shift;
+    case RoundMode::kFloor:
+      return a >> shift;  // arithmetic
+    default:
+      return (a + (int64_t{1} << (shift - 1))) >> shift;
+  }
+}
+
+int64_t count_leading_zeros(uint32_t v) {
+  int64_t n = 0;
+  for (uint32_t bit = 0x80000000u; bit != 0 && (v & bit) == 0; bit >>= 1) {
+    ++n;
+  }
+  return n;
 }
 
 }  // namespace npu_model
