@@ -45,9 +45,6 @@ Status feature_map_u85(const RegisterFile& regs, const Memory& memory, Operand o
                          : storage == static_cast<uint32_t>(u85::Storage::kNone)  ? "no storage"
                                                                                    : "3x1 tiles");
   }
-  if (operand == Operand::kOfm && regs.get(u85::Cmd0::kOfmPrecision, u85::kOfmReverse) != 0) {
-    return Status::error(Fault::kUnsupported, "reversed OFMs are not modelled yet");
-  }
   FeatureMap fm{};
   fm.name = r.name;
   fm.region = regs.get(r.region, u85::kRegion);
@@ -84,15 +81,28 @@ Status feature_map_u85(const RegisterFile& regs, const Memory& memory, Operand o
 
 Status store_ofm_u85(const RegisterFile& regs, const FeatureMap& ofm, const OfmShape& shape, const int32_t* values) {
   const uint32_t transpose = regs.get(u85::Cmd0::kOfmPrecision, u85::kOfmTranspose);
-  if (transpose == static_cast<uint32_t>(u85::Transpose::kHwc)) {
+  const uint32_t reverse = regs.get(u85::Cmd0::kOfmPrecision, u85::kOfmReverse);
+  if (transpose == static_cast<uint32_t>(u85::Transpose::kHwc) && reverse == static_cast<uint32_t>(u85::Reverse::kNone)) {
     return store_feature_map(ofm, shape.h, shape.w, shape.c, values);
   }
+  if (transpose != static_cast<uint32_t>(u85::Transpose::kHwc) && reverse != static_cast<uint32_t>(u85::Reverse::kNone)) {
+    return Status::error(Fault::kUnsupported, "an OFM both transposed and reversed");
+  }
+  const bool reverse_h = reverse == static_cast<uint32_t>(u85::Reverse::kH);
+  const bool reverse_w = reverse == static_cast<uint32_t>(u85::Reverse::kW);
+  const bool reverse_c = reverse == static_cast<uint32_t>(u85::Reverse::kC);
   for (int64_t y = 0; y < shape.h; ++y) {
     for (int64_t x = 0; x < shape.w; ++x) {
       for (int64_t c = 0; c < shape.c; ++c) {
-        // The stored element's coordinates: the operation's axes in the order the code names.
+        // The stored element's coordinates: the operation's axes in the order the transpose
+        // names, or mirrored along the reversed axis.
         int64_t at[3];
         switch (static_cast<u85::Transpose>(transpose)) {
+          case u85::Transpose::kHwc:
+            at[0] = reverse_h ? shape.h - 1 - y : y;
+            at[1] = reverse_w ? shape.w - 1 - x : x;
+            at[2] = reverse_c ? shape.c - 1 - c : c;
+            break;
           case u85::Transpose::kWhc:
             at[0] = x, at[1] = y, at[2] = c;
             break;

@@ -14,8 +14,8 @@ namespace ethosu {
 namespace npu_model {
 
 // IFM, IFM2 or OFM from U85's registers: region, tiles, strides, precision, layout, zero
-// point. Storage other than plain tiles (chained operations, disabled output) and reversed
-// OFMs fail as not modelled.
+// point. Storage other than plain tiles (chained operations, disabled output) fails as not
+// modelled.
 Status feature_map_u85(const RegisterFile& regs, const Memory& memory, Operand operand, FeatureMap* out);
 
 // The OFM side of an operation from U85's registers: OFM_SCALE (multiplier, shift and one of
@@ -26,7 +26,9 @@ Status output_stage_u85(const OperationContext& ctx, OutputStage* out);
 
 // Stores the operation's dense h x w x c result into the OFM, transposed as OFM_PRECISION
 // says: WCH stores the operation's element (y, x, c) at OFM (x, c, y), and so on for WHC,
-// HCW, CHW and CWH (how Vela turns NCHW into NHWC and implements permutes).
+// HCW, CHW and CWH (how Vela turns NCHW into NHWC and implements permutes); or reversed along
+// H, W or C within the operation's OFM (Vela's REVERSE: element y of H rows lands in row
+// H - 1 - y).
 Status store_ofm_u85(const RegisterFile& regs, const FeatureMap& ofm, const OfmShape& shape, const int32_t* values);
 
 // A rounding mode of U85's OFM/IFM scale registers as the shared scaling code knows it: an
