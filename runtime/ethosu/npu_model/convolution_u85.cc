@@ -160,7 +160,7 @@ Status run_convolution_u85(const OperationContext& ctx, bool depthwise, uint16_t
   int32_t* result = nullptr;
   NPU_MODEL_RETURN_IF_ERROR(ctx.workspace.allocate(static_cast<size_t>(ofm.h * ofm.w * ofm.c), "OFM", &result));
   convolve(k, ofm, depthwise, ifm_c, ifm, weights, scales, out, result);
-  return store_ofm_u85(regs, out.ofm, ofm, result);
+  return store_ofm_u85(ctx, out.ofm, ofm, result);
 }
 
 }  // namespace npu_model

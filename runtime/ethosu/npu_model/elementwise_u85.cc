@@ -28,14 +28,26 @@ struct Input {
   FeatureMap fm;
   bool scalar;
   int32_t scalar_value;
+  const ChainBuffers::Buffer* chain;  // a chained operand's values, or nullptr
   bool bcast_h, bcast_w, bcast_c;
   uint32_t scale, shift;
   RoundMode round;
 
   Status value(int64_t y, int64_t x, int64_t c, int64_t* out) const {
     int32_t v = scalar_value;
-    if (!scalar) {
-      NPU_MODEL_RETURN_IF_ERROR(fm.read(bcast_h ? 0 : y, bcast_w ? 0 : x, bcast_c ? 0 : c, &v));
+    if (bcast_h) y = 0;
+    if (bcast_w) x = 0;
+    if (bcast_c) c = 0;
+    if (chain != nullptr) {
+      if (y >= chain->h || x >= chain->w || c >= chain->c) {
+        return Status::error(Fault::kOutOfBounds, "%s reads (%lld, %lld, %lld) of a %lldx%lldx%lld chaining buffer",
+                             fm.name, static_cast<long long>(y), static_cast<long long>(x), static_cast<long long>(c),
+                             static_cast<long long>(chain->h), static_cast<long long>(chain->w),
+                             static_cast<long long>(chain->c));
+      }
+      v = chain->values[(y * chain->w + x) * chain->c + c];
+    } else if (!scalar) {
+      NPU_MODEL_RETURN_IF_ERROR(fm.read(y, x, c, &v));
     }
     *out = scale_and_round(int64_t{v} - fm.zero_point, scale, shift, round);
     return Status();
@@ -63,6 +75,9 @@ Status input_from_registers(const OperationContext& ctx, Operand operand, Input*
     in.scalar_value = static_cast<int32_t>(static_cast<uint32_t>(regs.get(u85::Cmd1::kOpScalar)));
   } else {
     NPU_MODEL_RETURN_IF_ERROR(feature_map_u85(regs, ctx.memory, operand, &in.fm));
+    if (is_chained_u85(regs, operand)) {
+      NPU_MODEL_RETURN_IF_ERROR(ctx.chains->get(in.fm.region, in.fm.name, &in.chain));
+    }
     in.bcast_h = (broadcast & static_cast<uint32_t>(u85::Broadcast::kH)) != 0;
     in.bcast_w = (broadcast & static_cast<uint32_t>(u85::Broadcast::kW)) != 0;
     in.bcast_c = (broadcast & static_cast<uint32_t>(u85::Broadcast::kC)) != 0;
@@ -204,7 +219,7 @@ Status run_elementwise_u85(const OperationContext& ctx, u85::ElementwiseMode mod
       }
     }
   }
-  return store_ofm_u85(regs, out.ofm, ofm, result);
+  return store_ofm_u85(ctx, out.ofm, ofm, result);
 }
 
 }  // namespace npu_model

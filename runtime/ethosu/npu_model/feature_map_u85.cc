@@ -38,12 +38,11 @@ constexpr uint32_t kLutSlotBytes = 256;
 Status feature_map_u85(const RegisterFile& regs, const Memory& memory, Operand operand, FeatureMap* out) {
   const OperandRegisters r = registers_of(operand);
   const uint32_t storage = regs.get(r.precision, r.storage);
-  if (storage != static_cast<uint32_t>(u85::Storage::kTile2x2)) {
+  const bool chained = storage == static_cast<uint32_t>(u85::Storage::kChained);
+  if (storage != static_cast<uint32_t>(u85::Storage::kTile2x2) && !chained) {
     return Status::error(Fault::kUnsupported, "%s storage %u (%s) is not modelled yet", r.name,
                          static_cast<unsigned>(storage),
-                         storage == static_cast<uint32_t>(u85::Storage::kChained) ? "a chained operation"
-                         : storage == static_cast<uint32_t>(u85::Storage::kNone)  ? "no storage"
-                                                                                   : "3x1 tiles");
+                         storage == static_cast<uint32_t>(u85::Storage::kNone) ? "no storage" : "3x1 tiles");
   }
   FeatureMap fm{};
   fm.name = r.name;
@@ -71,6 +70,11 @@ Status feature_map_u85(const RegisterFile& regs, const Memory& memory, Operand o
   fm.layout = format == 0 ? Layout::kNhwc : Layout::kNhcwb16;
   const uint16_t zp = regs.get(r.zero_point);
   fm.zero_point = fm.is_signed ? int32_t{static_cast<int16_t>(zp)} : int32_t{zp};
+  if (chained) {
+    // In a chaining buffer (the region field names it), not in memory: no data to address.
+    *out = fm;
+    return Status();
+  }
   uint8_t* data = nullptr;
   NPU_MODEL_RETURN_IF_ERROR(memory.bytes(fm.region, 0, 0, operand == Operand::kOfm, r.name, &data));
   fm.data = memory.region(fm.region).data;
@@ -79,9 +83,23 @@ Status feature_map_u85(const RegisterFile& regs, const Memory& memory, Operand o
   return Status();
 }
 
-Status store_ofm_u85(const RegisterFile& regs, const FeatureMap& ofm, const OfmShape& shape, const int32_t* values) {
+bool is_chained_u85(const RegisterFile& regs, Operand operand) {
+  const OperandRegisters r = registers_of(operand);
+  return regs.get(r.precision, r.storage) == static_cast<uint32_t>(u85::Storage::kChained);
+}
+
+Status store_ofm_u85(const OperationContext& ctx, const FeatureMap& ofm, const OfmShape& shape, const int32_t* values) {
+  const RegisterFile& regs = ctx.regs;
   const uint32_t transpose = regs.get(u85::Cmd0::kOfmPrecision, u85::kOfmTranspose);
   const uint32_t reverse = regs.get(u85::Cmd0::kOfmPrecision, u85::kOfmReverse);
+  if (is_chained_u85(regs, Operand::kOfm)) {
+    if (transpose != static_cast<uint32_t>(u85::Transpose::kHwc) || reverse != static_cast<uint32_t>(u85::Reverse::kNone)) {
+      return Status::error(Fault::kUnsupported, "a chained OFM transposed or reversed");
+    }
+    return ctx.chains->store(ofm.region, shape.h, shape.w, shape.c, values);
+  }
+  // The OFM goes to memory: the chain, if there was one, ends here.
+  ctx.chains->clear();
   if (transpose == static_cast<uint32_t>(u85::Transpose::kHwc) && reverse == static_cast<uint32_t>(u85::Reverse::kNone)) {
     return store_feature_map(ofm, shape.h, shape.w, shape.c, values);
   }
@@ -163,7 +181,11 @@ Status output_stage_u85(const OperationContext& ctx, OutputStage* out) {
 
   s.lo = s.ofm.type_min();
   s.hi = s.ofm.type_max();
-  if (regs.get(u85::Cmd0::kActivation, u85::kActivationClipRange) == static_cast<uint32_t>(u85::ClipRange::kOfmType)) {
+  const bool clip = regs.get(u85::Cmd0::kActivation, u85::kActivationClipRange) ==
+                    static_cast<uint32_t>(u85::ClipRange::kOfmType);
+  // 32-bit OFMs saturate either way (as U55's do; nothing in Vela's streams says otherwise).
+  s.wrap = !clip && s.ofm.elem_bytes < 4;
+  if (clip) {
     const uint16_t act_min = regs.get(u85::Cmd0::kActivationMin);
     const uint16_t act_max = regs.get(u85::Cmd0::kActivationMax);
     const int64_t min_value = s.ofm.is_signed ? int64_t{static_cast<int16_t>(act_min)} : int64_t{act_min};

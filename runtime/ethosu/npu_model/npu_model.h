@@ -17,6 +17,7 @@
 #include <cstdint>
 
 #include "runtime/ethosu/npu_model/accelerator.h"
+#include "runtime/ethosu/npu_model/chain_buffers.h"
 #include "runtime/ethosu/npu_model/command_stream.h"
 #include "runtime/ethosu/npu_model/memory.h"
 #include "runtime/ethosu/npu_model/registers.h"
@@ -109,6 +110,7 @@ class NpuModel {
   const Accelerator* accelerator_;
   RegisterFile regs_;
   Workspace workspace_;
+  ChainBuffers chains_;
   RunCounts counts_;
   uint64_t work_limit_ = 0;
   uint8_t shram_[kMaxShramBytes] = {};

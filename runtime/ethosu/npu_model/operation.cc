@@ -55,6 +55,12 @@ int32_t OutputStage::finish(int64_t acc, uint32_t scale, uint32_t shift) const {
     const int64_t index = clamp(v, -128, 127) + 128;
     v = ofm.is_signed ? int64_t{static_cast<int8_t>(lut[index])} : int64_t{lut[index]};
   }
+  if (wrap) {
+    const int bits = ofm.elem_bytes * 8;
+    const uint64_t low = static_cast<uint64_t>(v) & ((uint64_t{1} << bits) - 1);
+    const bool negative = ofm.is_signed && (low >> (bits - 1)) != 0;
+    return static_cast<int32_t>(negative ? static_cast<int64_t>(low) - (int64_t{1} << bits) : static_cast<int64_t>(low));
+  }
   return static_cast<int32_t>(clamp(v, lo, hi));
 }
 

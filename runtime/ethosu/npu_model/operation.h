@@ -10,6 +10,7 @@
 #include <initializer_list>
 
 #include "runtime/ethosu/npu_model/accelerator.h"
+#include "runtime/ethosu/npu_model/chain_buffers.h"
 #include "runtime/ethosu/npu_model/feature_map.h"
 #include "runtime/ethosu/npu_model/isa.h"
 #include "runtime/ethosu/npu_model/memory.h"
@@ -28,6 +29,7 @@ struct OperationContext {
   const Accelerator& accelerator;
   Workspace& workspace;
   uint64_t work_limit;  // most multiply-accumulates (or elements) one operation may take; 0: any
+  ChainBuffers* chains;  // Ethos-U85's chaining buffers (nullptr on U55/U65)
 };
 
 // An error when `work` (a product of sizes, computed without overflow) exceeds the limit.
@@ -54,6 +56,9 @@ struct OutputStage {
   uint32_t global_shift;
   int64_t lo, hi;
   const uint8_t* lut;  // 256 entries, or nullptr
+  // Keep the result's low bits (an 8- or 16-bit OFM without clipping: U85's clip range NONE,
+  // which Vela uses for TOSA's wrapping CAST) instead of clamping to [lo, hi].
+  bool wrap;
 
   int32_t finish(int64_t acc, uint32_t scale, uint32_t shift) const;
   int32_t finish_global(int64_t acc) const {

@@ -14,13 +14,16 @@ namespace ethosu {
 namespace npu_model {
 
 // IFM, IFM2 or OFM from U85's registers: region, tiles, strides, precision, layout, zero
-// point. Storage other than plain tiles (chained operations, disabled output) fails as not
-// modelled.
+// point. A chained operand (storage CHAINED) has its precision and zero point but no data: its
+// values are in the chaining buffer its region field names (chain_buffers.h). Other storage
+// (3x1 tiles, disabled output) fails as not modelled.
 Status feature_map_u85(const RegisterFile& regs, const Memory& memory, Operand operand, FeatureMap* out);
+bool is_chained_u85(const RegisterFile& regs, Operand operand);
 
 // The OFM side of an operation from U85's registers: OFM_SCALE (multiplier, shift and one of
 // U85's rounding modes), the OFM zero point, ACTIVATION's clip (ACTIVATION_MIN/MAX read as
-// 16-bit values of the OFM's signedness, or no clip but the OFM type's) and its int8 look-up
+// 16-bit values of the OFM's signedness; or no clip: an 8- or 16-bit OFM keeps the result's
+// low bits, a 32-bit one saturates) and its int8 look-up
 // tables (LUT_S8_S8: table n is the n-th 256 bytes of the LUT RAM).
 Status output_stage_u85(const OperationContext& ctx, OutputStage* out);
 
@@ -29,7 +32,8 @@ Status output_stage_u85(const OperationContext& ctx, OutputStage* out);
 // HCW, CHW and CWH (how Vela turns NCHW into NHWC and implements permutes); or reversed along
 // H, W or C within the operation's OFM (Vela's REVERSE: element y of H rows lands in row
 // H - 1 - y).
-Status store_ofm_u85(const RegisterFile& regs, const FeatureMap& ofm, const OfmShape& shape, const int32_t* values);
+// A chained OFM goes to its chaining buffer instead; an OFM stored to memory ends the chain.
+Status store_ofm_u85(const OperationContext& ctx, const FeatureMap& ofm, const OfmShape& shape, const int32_t* values);
 
 // A rounding mode of U85's OFM/IFM scale registers as the shared scaling code knows it: an
 // error for the modes the model does not implement yet.

@@ -91,7 +91,7 @@ Status run_pooling_u85(const OperationContext& ctx, u85::PoolMode mode) {
       }
     }
   }
-  return store_ofm_u85(regs, out.ofm, ofm, result);
+  return store_ofm_u85(ctx, out.ofm, ofm, result);
 }
 
 }  // namespace npu_model

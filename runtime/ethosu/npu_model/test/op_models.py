@@ -75,6 +75,7 @@ def _models():
         "permute": (Unary(lambda x: x.permute(0, 2, 3, 1) * 1.0), (_r(1, 6, 4, 5),)),
         "pad": (torch.nn.ConstantPad2d((1, 2, 0, 1), 0.5), (_r(1, 3, 4, 4),)),
         "slice": (Unary(lambda x: x[:, 1:5, ::2, 1:] * 1.0), (_r(1, 6, 6, 6),)),
+        "flip": (Unary(lambda x: torch.flip(x, [2]) * 1.0), (_r(1, 6, 5, 4),)),
     }
 
 
