@@ -39,7 +39,9 @@ Status feature_map_u85(const RegisterFile& regs, const Memory& memory, Operand o
   const OperandRegisters r = registers_of(operand);
   const uint32_t storage = regs.get(r.precision, r.storage);
   const bool chained = storage == static_cast<uint32_t>(u85::Storage::kChained);
-  if (storage != static_cast<uint32_t>(u85::Storage::kTile2x2) && !chained) {
+  // An OFM without storage: the operation keeps its accumulators and writes nothing.
+  const bool unstored = operand == Operand::kOfm && storage == static_cast<uint32_t>(u85::Storage::kNone);
+  if (storage != static_cast<uint32_t>(u85::Storage::kTile2x2) && !chained && !unstored) {
     return Status::error(Fault::kUnsupported, "%s storage %u (%s) is not modelled yet", r.name,
                          static_cast<unsigned>(storage),
                          storage == static_cast<uint32_t>(u85::Storage::kNone) ? "no storage" : "3x1 tiles");
@@ -70,8 +72,8 @@ Status feature_map_u85(const RegisterFile& regs, const Memory& memory, Operand o
   fm.layout = format == 0 ? Layout::kNhwc : Layout::kNhcwb16;
   const uint16_t zp = regs.get(r.zero_point);
   fm.zero_point = fm.is_signed ? int32_t{static_cast<int16_t>(zp)} : int32_t{zp};
-  if (chained) {
-    // In a chaining buffer (the region field names it), not in memory: no data to address.
+  if (chained || unstored) {
+    // In a chaining buffer (the region field names it) or nowhere: no data to address.
     *out = fm;
     return Status();
   }
@@ -92,6 +94,9 @@ Status store_ofm_u85(const OperationContext& ctx, const FeatureMap& ofm, const O
   const RegisterFile& regs = ctx.regs;
   const uint32_t transpose = regs.get(u85::Cmd0::kOfmPrecision, u85::kOfmTranspose);
   const uint32_t reverse = regs.get(u85::Cmd0::kOfmPrecision, u85::kOfmReverse);
+  if (regs.get(u85::Cmd0::kOfmPrecision, u85::kOfmStorage) == static_cast<uint32_t>(u85::Storage::kNone)) {
+    return Status();
+  }
   if (is_chained_u85(regs, Operand::kOfm)) {
     if (transpose != static_cast<uint32_t>(u85::Transpose::kHwc) || reverse != static_cast<uint32_t>(u85::Reverse::kNone)) {
       return Status::error(Fault::kUnsupported, "a chained OFM transposed or reversed");

@@ -81,6 +81,7 @@ Status NpuModel::run(const uint8_t* payload, size_t size, const Region* regions,
   }
   regs_.reset();
   chains_.clear();
+  accumulators_.clear();
   std::memset(shram_, 0, sizeof(shram_));
   const Memory memory(regions, num_regions, shram_, accelerator_->shram_bytes());
 
@@ -111,7 +112,7 @@ Status NpuModel::execute(const Command& command, const Memory& memory) {
     return Status();
   }
   count_features(command);
-  const OperationContext ctx{regs_, memory, *accelerator_, workspace_, work_limit_, nullptr};
+  const OperationContext ctx{regs_, memory, *accelerator_, workspace_, work_limit_, nullptr, nullptr};
   switch (static_cast<Cmd0>(command.opcode)) {
     case Cmd0::kConv:
       ++counts_.operations;

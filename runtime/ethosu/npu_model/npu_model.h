@@ -17,6 +17,7 @@
 #include <cstdint>
 
 #include "runtime/ethosu/npu_model/accelerator.h"
+#include "runtime/ethosu/npu_model/accumulators.h"
 #include "runtime/ethosu/npu_model/chain_buffers.h"
 #include "runtime/ethosu/npu_model/command_stream.h"
 #include "runtime/ethosu/npu_model/memory.h"
@@ -111,6 +112,7 @@ class NpuModel {
   RegisterFile regs_;
   Workspace workspace_;
   ChainBuffers chains_;
+  Accumulators accumulators_;
   RunCounts counts_;
   uint64_t work_limit_ = 0;
   uint8_t shram_[kMaxShramBytes] = {};

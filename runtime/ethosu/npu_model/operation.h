@@ -10,6 +10,7 @@
 #include <initializer_list>
 
 #include "runtime/ethosu/npu_model/accelerator.h"
+#include "runtime/ethosu/npu_model/accumulators.h"
 #include "runtime/ethosu/npu_model/chain_buffers.h"
 #include "runtime/ethosu/npu_model/feature_map.h"
 #include "runtime/ethosu/npu_model/isa.h"
@@ -30,6 +31,7 @@ struct OperationContext {
   Workspace& workspace;
   uint64_t work_limit;  // most multiply-accumulates (or elements) one operation may take; 0: any
   ChainBuffers* chains;  // Ethos-U85's chaining buffers (nullptr on U55/U65)
+  Accumulators* accumulators;  // Ethos-U85's accumulators kept across operations (nullptr on U55/U65)
 };
 
 // An error when `work` (a product of sizes, computed without overflow) exceeds the limit.

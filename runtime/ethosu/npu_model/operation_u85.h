@@ -16,7 +16,7 @@ namespace npu_model {
 // IFM, IFM2 or OFM from U85's registers: region, tiles, strides, precision, layout, zero
 // point. A chained operand (storage CHAINED) has its precision and zero point but no data: its
 // values are in the chaining buffer its region field names (chain_buffers.h). Other storage
-// (3x1 tiles, disabled output) fails as not modelled.
+// (3x1 tiles) fails as not modelled; an OFM without storage has no data either.
 Status feature_map_u85(const RegisterFile& regs, const Memory& memory, Operand operand, FeatureMap* out);
 bool is_chained_u85(const RegisterFile& regs, Operand operand);
 
@@ -32,7 +32,8 @@ Status output_stage_u85(const OperationContext& ctx, OutputStage* out);
 // HCW, CHW and CWH (how Vela turns NCHW into NHWC and implements permutes); or reversed along
 // H, W or C within the operation's OFM (Vela's REVERSE: element y of H rows lands in row
 // H - 1 - y).
-// A chained OFM goes to its chaining buffer instead; an OFM stored to memory ends the chain.
+// A chained OFM goes to its chaining buffer instead; an OFM stored to memory ends the chain;
+// an OFM without storage (accumulator output disabled) is not written.
 Status store_ofm_u85(const OperationContext& ctx, const FeatureMap& ofm, const OfmShape& shape, const int32_t* values);
 
 // A rounding mode of U85's OFM/IFM scale registers as the shared scaling code knows it: an

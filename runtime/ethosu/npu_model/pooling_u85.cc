@@ -6,8 +6,14 @@
 //             divides: times the reciprocal multiplier ((2^30 + 1) << k) / n, shifted right
 //             by 30 + k with round half up, where 2^(k-1) < n <= 2^k;
 //   NONE      the IFM element itself (a 1x1 window: Vela's copies, rescales and transposes);
-// then the output stage with the global OFM_SCALE and the OFM transpose. REDUCE_SUM and the
-// ARGMAX modes fail as not modelled.
+//   REDUCE_SUM the sum over the window and all IFM_DEPTH channels, into every OFM channel
+//             alike (Vela: a 1x1 window and a one-channel OFM);
+// then the output stage with the global OFM_SCALE and the OFM transpose. ACC_FORMAT's input
+// mode starts each accumulator at 0 (RESET), at the previous operation's (KEEP) or at IFM2's
+// element minus its zero point (IFM2); SUM, REDUCE_SUM and NONE add to it (NONE adds no IFM element when
+// the accumulator does not start at 0: Vela's 32-bit copies read IFM2 that way). The
+// accumulators are kept for a following KEEP (accumulators.h). The ARGMAX modes fail as not
+// modelled.
 #include "runtime/ethosu/npu_model/operation_u85.h"
 #include "runtime/ethosu/npu_model/scaling.h"
 
@@ -15,6 +21,40 @@ namespace etarm {
 namespace ethosu {
 namespace npu_model {
 namespace {
+
+// The accumulators' starting values as ACC_FORMAT's input mode says, or nullptr for 0.
+Status initial_accumulators(const OperationContext& ctx, const OfmShape& ofm, const int64_t** out) {
+  *out = nullptr;
+  const uint32_t input = ctx.regs.get(u85::Cmd0::kAccFormat, u85::kAccInput);
+  switch (static_cast<u85::AccInput>(input)) {
+    case u85::AccInput::kReset:
+      return Status();
+    case u85::AccInput::kKeep:
+      return ctx.accumulators->get(ofm.h, ofm.w, ofm.c, out);
+    case u85::AccInput::kIfm2: {
+      FeatureMap ifm2;
+      NPU_MODEL_RETURN_IF_ERROR(feature_map_u85(ctx.regs, ctx.memory, Operand::kIfm2, &ifm2));
+      int64_t* values = nullptr;
+      NPU_MODEL_RETURN_IF_ERROR(
+          ctx.workspace.allocate(static_cast<size_t>(ofm.h * ofm.w * ofm.c), "IFM2 accumulators", &values));
+      int64_t* v = values;
+      for (int64_t y = 0; y < ofm.h; ++y) {
+        for (int64_t x = 0; x < ofm.w; ++x) {
+          for (int64_t c = 0; c < ofm.c; ++c) {
+            int32_t e = 0;
+            NPU_MODEL_RETURN_IF_ERROR(ifm2.read(y, x, c, &e));
+            *v++ = int64_t{e} - ifm2.zero_point;
+          }
+        }
+      }
+      *out = values;
+      return Status();
+    }
+    default:
+      return Status::error(Fault::kMalformedStream, "ACC_FORMAT has the reserved input mode %u",
+                           static_cast<unsigned>(input));
+  }
+}
 
 int64_t divide_by_taps(int64_t sum, int64_t taps) {
   uint32_t k = 0;
@@ -26,16 +66,13 @@ int64_t divide_by_taps(int64_t sum, int64_t taps) {
 }  // namespace
 
 Status run_pooling_u85(const OperationContext& ctx, u85::PoolMode mode) {
+  const bool reduce = mode == u85::PoolMode::kReduceSum;
   if (mode != u85::PoolMode::kMax && mode != u85::PoolMode::kMin && mode != u85::PoolMode::kSum &&
-      mode != u85::PoolMode::kAverage && mode != u85::PoolMode::kNone) {
+      mode != u85::PoolMode::kAverage && mode != u85::PoolMode::kNone && !reduce) {
     return Status::error(Fault::kUnsupported, "%s on Ethos-U85 is not modelled yet",
                          u85::pool_mode_name(static_cast<uint32_t>(mode)));
   }
   const RegisterFile& regs = ctx.regs;
-  if (regs.get(u85::Cmd0::kAccFormat, u85::kAccInput) != static_cast<uint32_t>(u85::AccInput::kReset) ||
-      regs.get(u85::Cmd0::kAccFormat, u85::kAccOutput) != static_cast<uint32_t>(u85::AccOutput::kEnable)) {
-    return Status::error(Fault::kUnsupported, "accumulator input/output modes are not modelled yet");
-  }
   const OfmShape ofm = ofm_shape(regs);
   KernelGeometry k;
   NPU_MODEL_RETURN_IF_ERROR(kernel_geometry_from_registers(regs, ofm, &k));
@@ -49,21 +86,39 @@ Status run_pooling_u85(const OperationContext& ctx, u85::PoolMode mode) {
   }
   FeatureMap ifm_map;
   NPU_MODEL_RETURN_IF_ERROR(feature_map_u85(regs, ctx.memory, Operand::kIfm, &ifm_map));
+  // REDUCE_SUM reads every IFM channel for each OFM element; the other modes one.
+  const int64_t ifm_c = reduce ? int64_t{regs.get(u85::Cmd0::kIfmDepthM1)} + 1 : ofm.c;
   NPU_MODEL_RETURN_IF_ERROR(check_work(ctx, "pooling",
                                        {static_cast<uint64_t>(ofm.h * ofm.w * ofm.c), static_cast<uint64_t>(k.taps_h),
-                                        static_cast<uint64_t>(k.taps_w)}));
+                                        static_cast<uint64_t>(k.taps_w), static_cast<uint64_t>(reduce ? ifm_c : 1)}));
   NPU_MODEL_RETURN_IF_ERROR(check_work(ctx, "the IFM", {static_cast<uint64_t>(k.ifm_h),
-                                                        static_cast<uint64_t>(k.ifm_w), static_cast<uint64_t>(ofm.c)}));
+                                                        static_cast<uint64_t>(k.ifm_w), static_cast<uint64_t>(ifm_c)}));
   int32_t* ifm = nullptr;
-  NPU_MODEL_RETURN_IF_ERROR(load_ifm(ctx, ifm_map, k, ofm.c, &ifm));
+  NPU_MODEL_RETURN_IF_ERROR(load_ifm(ctx, ifm_map, k, ifm_c, &ifm));
+  const int64_t* initial = nullptr;
+  NPU_MODEL_RETURN_IF_ERROR(initial_accumulators(ctx, ofm, &initial));
+  if (initial != nullptr && mode != u85::PoolMode::kSum && mode != u85::PoolMode::kNone && !reduce) {
+    return Status::error(Fault::kUnsupported, "%s starting from kept or IFM2 accumulators is not modelled yet",
+                         u85::pool_mode_name(static_cast<uint32_t>(mode)));
+  }
   int32_t* result = nullptr;
   NPU_MODEL_RETURN_IF_ERROR(ctx.workspace.allocate(static_cast<size_t>(ofm.h * ofm.w * ofm.c), "OFM", &result));
+  int64_t* accumulators = nullptr;
+  NPU_MODEL_RETURN_IF_ERROR(
+      ctx.workspace.allocate(static_cast<size_t>(ofm.h * ofm.w * ofm.c), "accumulators", &accumulators));
 
   int32_t* r = result;
+  int64_t* a = accumulators;
   for (int64_t oy = 0; oy < ofm.h; ++oy) {
     for (int64_t ox = 0; ox < ofm.w; ++ox) {
       for (int64_t oc = 0; oc < ofm.c; ++oc) {
-        int64_t acc = 0;
+        const int64_t start = initial != nullptr ? initial[a - accumulators] : 0;
+        if (initial != nullptr && mode == u85::PoolMode::kNone) {
+          *a++ = start;
+          *r++ = out.finish_global(start);
+          continue;
+        }
+        int64_t acc = start;
         int64_t taps = 0;
         for (int ky = 0; ky < k.taps_h; ++ky) {
           const int64_t iy = oy * k.stride_y - k.pad_top + int64_t{ky} * k.dilation_y;
@@ -71,7 +126,14 @@ Status run_pooling_u85(const OperationContext& ctx, u85::PoolMode mode) {
           for (int kx = 0; kx < k.taps_w; ++kx) {
             const int64_t ix = ox * k.stride_x - k.pad_left + int64_t{kx} * k.dilation_x;
             if (ix < 0 || ix >= k.ifm_w) continue;
-            const int64_t v = ifm[(iy * k.ifm_w + ix) * ofm.c + oc];
+            if (reduce) {
+              for (int64_t ic = 0; ic < ifm_c; ++ic) {
+                acc += ifm[(iy * k.ifm_w + ix) * ifm_c + ic];
+              }
+              ++taps;
+              continue;
+            }
+            const int64_t v = ifm[(iy * k.ifm_w + ix) * ifm_c + oc];
             if (mode == u85::PoolMode::kSum || mode == u85::PoolMode::kAverage || mode == u85::PoolMode::kNone) {
               acc += v;
             } else if (taps == 0 || (mode == u85::PoolMode::kMax ? v > acc : v < acc)) {
@@ -87,10 +149,12 @@ Status run_pooling_u85(const OperationContext& ctx, u85::PoolMode mode) {
         if (mode == u85::PoolMode::kAverage) {
           acc = divide_by_taps(acc, taps);
         }
+        *a++ = acc;
         *r++ = out.finish_global(acc);
       }
     }
   }
+  NPU_MODEL_RETURN_IF_ERROR(ctx.accumulators->store(ofm.h, ofm.w, ofm.c, accumulators));
   return store_ofm_u85(ctx, out.ofm, ofm, result);
 }
 

@@ -1,0 +1,35 @@
+// Ethos-U85's accumulators across operations: ACC_FORMAT's input mode can start an operation
+// from the accumulators the previous operation left (KEEP: Vela splits a long reduction into
+// operations that add to the same accumulators) or from IFM2's values (IFM2: how Vela copies
+// and rescales 32-bit tensors, a POOL NONE whose 8-bit IFM is unused), and its output mode
+// can leave the OFM unwritten (DISABLE) for a following KEEP. The model keeps the last
+// operation's accumulators, one per OFM element (h x w x c, c fastest).
+#pragma once
+
+#include <cstdint>
+
+#include "runtime/ethosu/npu_model/status.h"
+#include "runtime/ethosu/npu_model/workspace.h"
+
+namespace etarm {
+namespace ethosu {
+namespace npu_model {
+
+class Accumulators {
+ public:
+  // Keeps a copy of the h x w x c `values`.
+  Status store(int64_t h, int64_t w, int64_t c, const int64_t* values);
+  // The kept accumulators for an h x w x c operation: an error if none were kept or they were
+  // another shape.
+  Status get(int64_t h, int64_t w, int64_t c, const int64_t** out) const;
+  void clear();
+
+ private:
+  int64_t h_ = 0, w_ = 0, c_ = 0;
+  const int64_t* values_ = nullptr;
+  Workspace storage_{nullptr, 0};  // heap blocks: the kept values and the one being replaced
+};
+
+}  // namespace npu_model
+}  // namespace ethosu
+}  // namespace etarm
