@@ -214,6 +214,16 @@ Status output_stage_u85(const OperationContext& ctx, OutputStage* out) {
       s.lut = lut;
       break;
     }
+    case u85::ActivationFunction::kLutS16S32: {
+      if (s.ofm.elem_bytes != 4) {
+        return Status::error(Fault::kMalformedStream, "ACTIVATION %s on a %d-byte OFM",
+                             u85::activation_function_name(function), s.ofm.elem_bytes);
+      }
+      uint8_t* lut = nullptr;
+      NPU_MODEL_RETURN_IF_ERROR(ctx.memory.shram_bytes(0, 8 * kLutSlotBytes, "look-up table", &lut));
+      s.lut_s16_s32 = lut;
+      break;
+    }
     default:
       return Status::error(Fault::kUnsupported, "ACTIVATION %s is not modelled yet",
                            u85::activation_function_name(function));
