@@ -52,11 +52,13 @@ OfmShape ofm_shape(const RegisterFile& regs) {
 int32_t OutputStage::finish(int64_t acc, uint32_t scale, uint32_t shift) const {
   int64_t v = scale_and_round(acc, scale, shift, round) + ofm.zero_point;
   if (lut_s16_s32 != nullptr) {
-    const int64_t u = clamp(v, -32768, 32767) + 32768;
+    // The clip applies to the table's int16 input (Vela sets it from the table's input type);
+    // the int32 result only saturates.
+    const int64_t u = clamp(clamp(v, lo, hi), -32768, 32767) + 32768;
     const uint8_t* pair = lut_s16_s32 + (u >> 7) * 4;
     const int64_t base = static_cast<int16_t>(static_cast<uint16_t>(pair[0] | pair[1] << 8));
     const int64_t slope = static_cast<int16_t>(static_cast<uint16_t>(pair[2] | pair[3] << 8));
-    v = base * 128 + slope * (u & 127);
+    return static_cast<int32_t>(clamp(base * 128 + slope * (u & 127), ofm.type_min(), ofm.type_max()));
   }
   if (lut != nullptr) {
     const int64_t index = clamp(v, -128, 127) + 128;

@@ -60,7 +60,8 @@ struct OutputStage {
   const uint8_t* lut;  // 256 entries, or nullptr
   // Ethos-U85's LUT_S16_S32: 512 (base, slope) pairs of int16 (2 KiB), or nullptr. The int16
   // result u (+ 32768) picks pair u >> 7 and gives base * 128 + slope * (u & 127): TOSA's
-  // interpolating int16 TABLE with Vela's table of base and next - base.
+  // interpolating int16 TABLE with Vela's table of base and next - base. [lo, hi] clips u;
+  // the result only saturates to the OFM type.
   const uint8_t* lut_s16_s32;
   // Keep the result's low bits (an 8- or 16-bit OFM without clipping: U85's clip range NONE,
   // which Vela uses for TOSA's wrapping CAST) instead of clamping to [lo, hi].
