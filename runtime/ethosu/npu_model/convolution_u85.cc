@@ -35,35 +35,6 @@ int ofm_ublock_depth(const Accelerator& a, uint32_t microblock) {
   return 0;
 }
 
-Status load_scales_u85(const OperationContext& ctx, int64_t channels, bool acc48, ChannelScale** out) {
-  const RegisterFile& regs = ctx.regs;
-  const uint32_t region = regs.get(u85::Cmd0::kScaleRegion, u85::kRegion);
-  const uint64_t base = regs.address(u85::Cmd1::kScaleBase);
-  const uint64_t length = static_cast<uint32_t>(regs.get(u85::Cmd1::kScaleLength)) & 0xFFFFFu;
-  if (length < static_cast<uint64_t>(channels) * kScaleRecordBytes) {
-    return Status::error(Fault::kBadWeights, "SCALE_LENGTH %llu holds fewer than the %lld channels' records",
-                         static_cast<unsigned long long>(length), static_cast<long long>(channels));
-  }
-  uint8_t* bytes = nullptr;
-  NPU_MODEL_RETURN_IF_ERROR(ctx.memory.bytes(region, base, length, false, "SCALE", &bytes));
-  ChannelScale* scales = nullptr;
-  NPU_MODEL_RETURN_IF_ERROR(ctx.workspace.allocate(static_cast<size_t>(channels), "scale records", &scales));
-  for (int64_t c = 0; c < channels; ++c) {
-    const uint8_t* r = bytes + c * kScaleRecordBytes;
-    uint64_t bias = 0;
-    const int bias_bytes = acc48 ? 6 : 4;
-    for (int b = 0; b < bias_bytes; ++b) bias |= uint64_t{r[b]} << (8 * b);
-    const int sign_bit = 8 * bias_bytes - 1;
-    scales[c].bias = (bias >> sign_bit) & 1 ? static_cast<int64_t>(bias) - (int64_t{1} << (sign_bit + 1))
-                                            : static_cast<int64_t>(bias);
-    uint32_t scale = 0;
-    for (int b = bias_bytes; b < 8; ++b) scale |= uint32_t{r[b]} << (8 * (b - bias_bytes));
-    scales[c].scale = scale & (acc48 ? 0x7FFFu : 0x7FFFFFFFu);
-    scales[c].shift = r[8] & 0x3Fu;
-  }
-  *out = scales;
-  return Status();
-}
 
 Status load_weights_u85(const OperationContext& ctx, bool depthwise, bool ifm_16bit, int64_t ofm_depth,
                         int64_t ifm_depth, const KernelGeometry& k, int16_t** out) {
@@ -154,8 +125,7 @@ Status run_convolution_u85(const OperationContext& ctx, bool depthwise, uint16_t
   NPU_MODEL_RETURN_IF_ERROR(load_weights_u85(ctx, depthwise, ifm_map.elem_bytes == 2, ofm.c, ifm_c, k, &weights));
   ChannelScale* scales = nullptr;
   if (out.per_channel) {
-    const bool acc48 = regs.get(u85::Cmd0::kAccFormat, u85::kAccFormat) == static_cast<uint32_t>(u85::AccFormat::kInt48);
-    NPU_MODEL_RETURN_IF_ERROR(load_scales_u85(ctx, ofm.c, acc48, &scales));
+    NPU_MODEL_RETURN_IF_ERROR(load_scales_u85(ctx, ofm.c, &scales));
   }
   int32_t* result = nullptr;
   NPU_MODEL_RETURN_IF_ERROR(ctx.workspace.allocate(static_cast<size_t>(ofm.h * ofm.w * ofm.c), "OFM", &result));

@@ -152,6 +152,37 @@ Status store_ofm_u85(const OperationContext& ctx, const FeatureMap& ofm, const O
   return Status();
 }
 
+Status load_scales_u85(const OperationContext& ctx, int64_t channels, ChannelScale** out) {
+  const RegisterFile& regs = ctx.regs;
+  const bool acc48 = regs.get(u85::Cmd0::kAccFormat, u85::kAccFormat) == static_cast<uint32_t>(u85::AccFormat::kInt48);
+  const uint32_t region = regs.get(u85::Cmd0::kScaleRegion, u85::kRegion);
+  const uint64_t base = regs.address(u85::Cmd1::kScaleBase);
+  const uint64_t length = static_cast<uint32_t>(regs.get(u85::Cmd1::kScaleLength)) & 0xFFFFFu;
+  if (length < static_cast<uint64_t>(channels) * kScaleRecordBytes) {
+    return Status::error(Fault::kBadWeights, "SCALE_LENGTH %llu holds fewer than the %lld channels' records",
+                         static_cast<unsigned long long>(length), static_cast<long long>(channels));
+  }
+  uint8_t* bytes = nullptr;
+  NPU_MODEL_RETURN_IF_ERROR(ctx.memory.bytes(region, base, length, false, "SCALE", &bytes));
+  ChannelScale* scales = nullptr;
+  NPU_MODEL_RETURN_IF_ERROR(ctx.workspace.allocate(static_cast<size_t>(channels), "scale records", &scales));
+  for (int64_t c = 0; c < channels; ++c) {
+    const uint8_t* r = bytes + c * kScaleRecordBytes;
+    uint64_t bias = 0;
+    const int bias_bytes = acc48 ? 6 : 4;
+    for (int b = 0; b < bias_bytes; ++b) bias |= uint64_t{r[b]} << (8 * b);
+    const int sign_bit = 8 * bias_bytes - 1;
+    scales[c].bias = (bias >> sign_bit) & 1 ? static_cast<int64_t>(bias) - (int64_t{1} << (sign_bit + 1))
+                                            : static_cast<int64_t>(bias);
+    uint32_t scale = 0;
+    for (int b = bias_bytes; b < 8; ++b) scale |= uint32_t{r[b]} << (8 * (b - bias_bytes));
+    scales[c].scale = scale & (acc48 ? 0x7FFFu : 0x7FFFFFFFu);
+    scales[c].shift = r[8] & 0x3Fu;
+  }
+  *out = scales;
+  return Status();
+}
+
 Status round_mode_u85(uint32_t mode, RoundMode* out) {
   switch (static_cast<u85::OfmRoundMode>(mode)) {
     case u85::OfmRoundMode::kNatural:

@@ -41,6 +41,10 @@ Status store_ofm_u85(const OperationContext& ctx, const FeatureMap& ofm, const O
 // error for the modes the model does not implement yet.
 Status round_mode_u85(uint32_t ofm_round_mode, RoundMode* out);
 
+// The per-channel records of SCALE_BASE/SCALE_LENGTH: a 32-bit bias and 31-bit scale, or with
+// ACC_FORMAT's 48-bit accumulators a 48-bit bias and 15-bit scale; then the shift.
+Status load_scales_u85(const OperationContext& ctx, int64_t channels, ChannelScale** out);
+
 // The operations.
 Status run_elementwise_u85(const OperationContext& ctx, u85::ElementwiseMode mode);
 Status run_dma_u85(const OperationContext& ctx);

@@ -8,7 +8,8 @@
 //   NONE      the IFM element itself (a 1x1 window: Vela's copies, rescales and transposes);
 //   REDUCE_SUM the sum over the window and all IFM_DEPTH channels, into every OFM channel
 //             alike (Vela: a 1x1 window and a one-channel OFM);
-// then the output stage with the global OFM_SCALE and the OFM transpose. ACC_FORMAT's input
+// then the output stage with the global OFM_SCALE or per-channel records (bias added, as
+// U55's pooling), and the OFM transpose. ACC_FORMAT's input
 // mode starts each accumulator at 0 (RESET), at the previous operation's (KEEP) or at IFM2's
 // element minus its zero point (IFM2); SUM, REDUCE_SUM and NONE add to it (NONE adds no IFM element when
 // the accumulator does not start at 0: Vela's 32-bit copies read IFM2 that way). The
@@ -63,6 +64,14 @@ int64_t divide_by_taps(int64_t sum, int64_t taps) {
   return scale_and_round(sum, static_cast<uint32_t>(multiplier), 30 + k, RoundMode::kNatural);
 }
 
+// The output stage with the channel's record (its bias added) or the global OFM_SCALE.
+int32_t finish(const OutputStage& out, const ChannelScale* scales, int64_t oc, int64_t acc) {
+  if (scales != nullptr) {
+    return out.finish(acc + scales[oc].bias, scales[oc].scale, scales[oc].shift);
+  }
+  return out.finish_global(acc);
+}
+
 }  // namespace
 
 Status run_pooling_u85(const OperationContext& ctx, u85::PoolMode mode) {
@@ -81,9 +90,6 @@ Status run_pooling_u85(const OperationContext& ctx, u85::PoolMode mode) {
   }
   OutputStage out;
   NPU_MODEL_RETURN_IF_ERROR(output_stage_u85(ctx, &out));
-  if (out.per_channel) {
-    return Status::error(Fault::kUnsupported, "per-channel scaling of pooling on Ethos-U85 is not modelled yet");
-  }
   FeatureMap ifm_map;
   NPU_MODEL_RETURN_IF_ERROR(feature_map_u85(regs, ctx.memory, Operand::kIfm, &ifm_map));
   // REDUCE_SUM reads every IFM channel for each OFM element; the other modes one.
@@ -101,6 +107,10 @@ Status run_pooling_u85(const OperationContext& ctx, u85::PoolMode mode) {
     return Status::error(Fault::kUnsupported, "%s starting from kept or IFM2 accumulators is not modelled yet",
                          u85::pool_mode_name(static_cast<uint32_t>(mode)));
   }
+  ChannelScale* scales = nullptr;
+  if (out.per_channel) {
+    NPU_MODEL_RETURN_IF_ERROR(load_scales_u85(ctx, ofm.c, &scales));
+  }
   int32_t* result = nullptr;
   NPU_MODEL_RETURN_IF_ERROR(ctx.workspace.allocate(static_cast<size_t>(ofm.h * ofm.w * ofm.c), "OFM", &result));
   int64_t* accumulators = nullptr;
@@ -115,7 +125,7 @@ Status run_pooling_u85(const OperationContext& ctx, u85::PoolMode mode) {
         const int64_t start = initial != nullptr ? initial[a - accumulators] : 0;
         if (initial != nullptr && mode == u85::PoolMode::kNone) {
           *a++ = start;
-          *r++ = out.finish_global(start);
+          *r++ = finish(out, scales, oc, start);
           continue;
         }
         int64_t acc = start;
@@ -150,7 +160,7 @@ Status run_pooling_u85(const OperationContext& ctx, u85::PoolMode mode) {
           acc = divide_by_taps(acc, taps);
         }
         *a++ = acc;
-        *r++ = out.finish_global(acc);
+        *r++ = finish(out, scales, oc, acc);
       }
     }
   }
