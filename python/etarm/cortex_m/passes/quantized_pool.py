@@ -69,6 +69,7 @@ class QuantizedPool2dAsCmsisNn(ProgramPass):
         act_min, act_max = activation_range(activation, out)
         args = (kernel_size, stride, padding, act_min, act_max)
         replace_by_nhwc_op(graph, quantize, self.target, dq_x.args[0], args)
-        for done in (activation, result, pool):
+        # An average pool is its own result: each node is erased once.
+        for done in dict.fromkeys((activation, result, pool)):
             if done is not None and not done.users:
                 graph.erase_node(done)
