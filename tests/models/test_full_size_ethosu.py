@@ -19,7 +19,7 @@ import pytest
 from etarm.compiler import compile_model
 from etarm.models import load_model
 from etarm.models.registry import FULL_SIZE
-from etarm.testing.npu_model_reference import npu_model_differences
+from etarm.testing.npu_model_reference import partition_differences
 from etarm.testing.quantized_reference import inner_cpu_ops
 
 TARGET = "ethos-u55-128"
@@ -63,9 +63,7 @@ def test_network_runs_on_the_npu_model_bit_exactly(name):
         assert partition["vela"].get("cpu_operators", 0) == 0, partition["vela"]
         if name in NOT_COMPARED:
             return
-        with open(partition["payload_file"], "rb") as payload, open(partition["tosa_file"], "rb") as tosa:
-            seed = zlib.crc32(name.encode())
-            differences = npu_model_differences(payload.read(), tosa.read(), TARGET, seed, extremes=False)
+        differences = partition_differences(partition, TARGET, zlib.crc32(name.encode()), extremes=False)
     assert differences == {}
 
 

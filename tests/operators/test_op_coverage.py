@@ -25,7 +25,7 @@ from etarm.lowering.registry import registered_targets
 from etarm.quantizer import EthosUQuantizer, get_symmetric_quantization_config
 from etarm.pte import delegate_payloads
 from etarm.testing.op_coverage import FP, MATRIX, RUNS, TARGETS, VGF_INT, VGF_PROFILES
-from etarm.testing.npu_model_reference import npu_model_differences
+from etarm.testing.npu_model_reference import partition_differences
 from etarm.testing.op_samples import FLOAT_SAMPLES, SAMPLES, OpSample
 from etarm.testing.quantized_reference import lower_and_run_quantized
 from etarm.testing.tosa_reference import assert_matches, lower_and_run
@@ -71,9 +71,8 @@ def _npu_model_differences(partitions: list[dict], target: str, sample_name: str
     payload on the NPU model differs from its .tosa on the TOSA reference model."""
     differences = {}
     for index, partition in enumerate(partitions):
-        with open(partition["payload_file"], "rb") as payload, open(partition["tosa_file"], "rb") as tosa:
-            seed = zlib.crc32(f"{sample_name}/{target}/{index}".encode())
-            found = npu_model_differences(payload.read(), tosa.read(), target, seed)
+        seed = zlib.crc32(f"{sample_name}/{target}/{index}".encode())
+        found = partition_differences(partition, target, seed)
         differences.update({(index, output): lines for output, lines in found.items()})
     return differences
 

@@ -91,6 +91,13 @@ def npu_model_differences(
     return differences
 
 
+def partition_differences(partition: dict, accelerator: str, seed: int, extremes: bool = True) -> dict:
+    """npu_model_differences of a report's partition, from the payload and .tosa files a compile
+    with an intermediates directory keeps (its ``payload_file`` and ``tosa_file``)."""
+    with open(partition["payload_file"], "rb") as payload, open(partition["tosa_file"], "rb") as tosa:
+        return npu_model_differences(payload.read(), tosa.read(), accelerator, seed, extremes)
+
+
 def graph_payload(graph: TosaGraph, target: str, directory) -> bytes:
     """The EthosUBackend payload of the TOSA graph ``graph`` compiled by Vela for ``target``."""
     vela = compile_with_vela(graph, EthosUCompileSpec(target), directory)

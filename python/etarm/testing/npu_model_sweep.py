@@ -17,7 +17,7 @@ import zlib
 
 from etarm.compiler import compile_model
 from etarm.quantizer import EthosUQuantizer, get_symmetric_quantization_config
-from etarm.testing.npu_model_reference import WHOLE_PARTITION, npu_model_differences
+from etarm.testing.npu_model_reference import WHOLE_PARTITION, partition_differences
 from etarm.testing.op_coverage import MATRIX, RUNS
 from etarm.testing.op_samples import SAMPLES, OpSample
 
@@ -38,9 +38,8 @@ def sample_differences(sample: OpSample, target: str = TARGET) -> dict[str, list
         ).report
         found = {}
         for index, partition in enumerate(report["partitions"]):
-            with open(partition["payload_file"], "rb") as payload, open(partition["tosa_file"], "rb") as tosa:
-                seed = zlib.crc32(f"{sample.name}/{target}/{index}".encode())
-                found[index] = npu_model_differences(payload.read(), tosa.read(), target, seed)
+            seed = zlib.crc32(f"{sample.name}/{target}/{index}".encode())
+            found[index] = partition_differences(partition, target, seed)
     result = {}
     for position, op in enumerate(sample.ops):
         if MATRIX[op].outcomes[target] != RUNS:
