@@ -68,6 +68,7 @@ class Result:
     sram_bytes: int = 0
     flash_bytes: int = 0
     dram_bytes: int = 0
+    macs: int = 0  # Vela's nn_macs: the network's multiply-accumulates
     vela_cpu_operators: int = 0
     wall_s: float = 0.0
     float_error: dict | None = None  # float_error.py: rms, max, max_steps
@@ -136,6 +137,7 @@ def etarm_result(report: dict) -> Result:
         result.sram_bytes += vela["sram_bytes"]
         result.flash_bytes += vela["flash_bytes"]
         result.dram_bytes += vela["dram_bytes"]
+        result.macs += vela.get("macs", 0)
         result.vela_cpu_operators += vela.get("cpu_operators", 0)
     return result
 
@@ -173,6 +175,7 @@ def vela_summaries(log: str) -> list[dict]:
                     (_number(r"^Total On-chip Flash used\s+([\d.]+) KiB", block)
                      + _number(r"^Total Off-chip Flash used\s+([\d.]+) KiB", block)) * _KIB
                 ),  # fmt: skip
+                "macs": int(_number(r"^Neural network macs\s+(\d+)", block)),
                 "cpu_operators": int(_number(r"^CPU operators = (\d+)", block)),
             }
         )
@@ -213,6 +216,7 @@ def peer_result(log: str, intermediates: str) -> Result:
                 "sram_bytes": round(float(r["sram_memory_used"]) * _KIB),
                 "dram_bytes": round(float(r["dram_memory_used"]) * _KIB),
                 "flash_bytes": round((float(r["on_chip_flash_memory_used"]) + float(r["off_chip_flash_memory_used"])) * _KIB),
+                "macs": int(float(r["nn_macs"])),
                 "cpu_operators": 0,
             }
             for r in rows
@@ -226,11 +230,20 @@ def peer_result(log: str, intermediates: str) -> Result:
         sram_bytes=sum(s["sram_bytes"] for s in summaries),
         flash_bytes=sum(s["flash_bytes"] for s in summaries),
         dram_bytes=sum(s["dram_bytes"] for s in summaries),
+        macs=sum(s["macs"] for s in summaries),
         vela_cpu_operators=sum(s["cpu_operators"] for s in summaries),
     )
 
 
 # --- comparing ---------------------------------------------------------------------------------
+def mac_utilisation(result: dict, target: str) -> float | None:
+    """The share of the NPU's MAC slots doing the network's work: nn_macs / (cycles x the
+    configuration's MACs per cycle, the number ending its name: ethos-u55-128 -> 128)."""
+    if not result["ok"] or not result["cycles"]:
+        return None
+    return result["macs"] / (result["cycles"] * int(target.rsplit("-", 1)[1]))
+
+
 def verdict(etarm: Result, peer: Result) -> dict:
     """Whether etarm leaves no more ops on CPU, makes no more partitions (a peer that
     delegates nothing has none to compare) and needs no more NPU cycles; more cycles count
@@ -259,17 +272,21 @@ def format_table(rows: list[dict]) -> str:
         measured = [row[tool]["float_error"] for tool in TOOLS]
         return " / ".join("-" if e is None else f"{e['rms']:.4f}" for e in measured)
 
+    def utilisation(row):
+        shares = [mac_utilisation(row[tool], row["target"]) for tool in TOOLS]
+        return " / ".join("-" if share is None else f"{100 * share:.0f}%" for share in shares)
+
     lines = [
-        "| model | NPU | CPU ops | partitions | cycles | cycles etarm/peer | SRAM KiB | flash KiB | DRAM KiB "
-        "| RMS error vs float |",
-        "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|",
+        "| model | NPU | CPU ops | partitions | cycles | cycles etarm/peer | MAC utilisation | SRAM KiB | flash KiB "
+        "| DRAM KiB | RMS error vs float |",
+        "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|",
     ]
     for row in rows:
         cpu = " / ".join("failed" if not row[t]["ok"] else str(len(row[t]["cpu_ops"])) for t in TOOLS)
         ratio = row["verdict"]["cycle_ratio"]
         lines.append(
             f"| {row['model']} | {row['target']} | {cpu} | {pair(row, 'partitions')} | {pair(row, 'cycles')} "
-            f"| {'-' if ratio is None else f'{ratio:.2f}'} | {pair(row, 'sram_bytes', _KIB, 1)} "
+            f"| {'-' if ratio is None else f'{ratio:.2f}'} | {utilisation(row)} | {pair(row, 'sram_bytes', _KIB, 1)} "
             f"| {pair(row, 'flash_bytes', _KIB, 1)} | {pair(row, 'dram_bytes', _KIB, 1)} | {errors(row)} |"
         )
     return "\n".join(lines)
