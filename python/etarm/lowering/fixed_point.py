@@ -83,10 +83,24 @@ def maximum(graph: TosaGraph, a: TosaTensor, b) -> TosaTensor:
     return graph.binary(ts.Op.MAXIMUM, a, b, I32, ts.NanPropagationMode.PROPAGATE)
 
 
+# Vela gives TOSA MUL the NPUs' double rounding, which adds 2**30 (toward the product's sign)
+# before a shift above 31: such a MUL would not round as TOSA says on Ethos-U.
+MUL_SHIFT_MAX = 31
+
+
 def mul(graph: TosaGraph, a: TosaTensor, b, shift: int = 0) -> TosaTensor:
-    """``round(a * b / 2**shift)`` with a 64-bit product (the result must fit int32)."""
+    """``round(a * b / 2**shift)`` with a 64-bit product (the result must fit int32). A shift
+    above MUL_SHIFT_MAX rounds ``b`` by the excess first, so ``b`` should be the operand with
+    bits to spare (a reciprocal or multiplier rather than the values it scales)."""
     if not 0 <= shift <= 63:
         raise EtarmError(f"internal: MUL shift {shift} out of range")
+    excess = shift - MUL_SHIFT_MAX
+    if excess > 0:
+        if isinstance(b, TosaTensor):
+            b = shift_right(graph, b, excess)
+        else:
+            b = (np.asarray(b, dtype=np.int64) + (1 << (excess - 1))) >> excess
+        shift = MUL_SHIFT_MAX
     b = _operand(graph, b, a.rank)
     shift_tensor = graph.const([shift], I8, stem="shift")
     return graph.emit(ts.Op.MUL, [a, b, shift_tensor], _shape(a, b), I32)
