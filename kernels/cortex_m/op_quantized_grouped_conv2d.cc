@@ -12,6 +12,8 @@
 // input channels are gathered into a dense NHWC buffer, arm_convolve_wrapper_s8 convolves them with the group's rows
 // of weights (contiguous in OHWI) into a dense buffer, which is scattered into the group's output channels. The two
 // buffers and CMSIS-NN's scratch come from the method's temporary allocator, once for all groups.
+// int16 input and output (a16w8): zero points 0, an int64 bias, arm_convolve_wrapper_s16 per group, whose rq uses the
+// multiplier's top 15 bits (python/etarm/cortex_m/ops/library.py rescale_s16).
 // python/etarm/cortex_m/passes/quantized_grouped_conv2d_as_cmsis_nn.py.
 #include <cstring>
 
@@ -28,17 +30,50 @@ constexpr const char* kName = "cortex_m::quantized_grouped_conv2d.out";
 
 // Copies `width` channels from `from` (rows of `from_channels`) to `to` (rows of `to_channels`), `rows` rows, at the
 // channel offsets given.
+template <typename T>
 void copy_channels(
-    const int8_t* from, int32_t from_channels, int32_t from_offset, int8_t* to, int32_t to_channels, int32_t to_offset,
+    const T* from, int32_t from_channels, int32_t from_offset, T* to, int32_t to_channels, int32_t to_offset,
     int32_t width, int32_t rows) {
   for (int32_t r = 0; r < rows; ++r) {
-    std::memcpy(to + r * to_channels + to_offset, from + r * from_channels + from_offset, width);
+    std::memcpy(to + r * to_channels + to_offset, from + r * from_channels + from_offset, width * sizeof(T));
   }
+}
+
+// The groups' loop (module comment) for activations T and biases B; `convolve` is arm_convolve_wrapper_s8 or _s16.
+template <typename T, typename B, typename Convolve>
+arm_cmsis_nn_status convolve_groups(
+    const Conv2dArgs& a, int32_t groups, cmsis_nn_context* context, const cmsis_nn_conv_params& params,
+    const cmsis_nn_dims& input_dims, const cmsis_nn_dims& filter_dims, const cmsis_nn_dims& bias_dims,
+    const cmsis_nn_dims& output_dims, int32_t in_pixels, int32_t out_pixels, T* group_input, T* group_output,
+    Convolve convolve, int32_t* failed_group) {
+  const int32_t group_in = input_dims.c;
+  const int32_t group_out = output_dims.c;
+  const T* input = a.input->const_data_ptr<T>();
+  const int8_t* weight = a.weight->const_data_ptr<int8_t>();
+  const B* bias = a.bias->const_data_ptr<B>();
+  int32_t* multipliers = const_cast<int32_t*>(a.multipliers->const_data_ptr<int32_t>());
+  int32_t* shifts = const_cast<int32_t*>(a.shifts->const_data_ptr<int32_t>());
+  T* out = a.out->mutable_data_ptr<T>();
+  const int32_t weights_per_group = group_out * a.kernel_h * a.kernel_w * group_in;
+  for (int32_t g = 0; g < groups; ++g) {
+    copy_channels(input, a.in_c, g * group_in, group_input, group_in, 0, group_in, in_pixels);
+    const int32_t first = g * group_out;
+    const cmsis_nn_per_channel_quant_params quant = {multipliers + first, shifts + first};
+    const arm_cmsis_nn_status status = convolve(
+        context, &params, &quant, &input_dims, group_input, &filter_dims, weight + g * weights_per_group, &bias_dims,
+        bias + first, &output_dims, group_output);
+    if (status != ARM_CMSIS_NN_SUCCESS) {
+      *failed_group = g;
+      return status;
+    }
+    copy_channels(group_output, group_out, 0, out, a.out_c, first, group_out, out_pixels);
+  }
+  return ARM_CMSIS_NN_SUCCESS;
 }
 
 void quantized_grouped_conv2d_out(KernelRuntimeContext& ctx, Span<EValue*> stack) {
   Conv2dArgs a;
-  const char* wrong = cortex_m::conv2d_args(stack, 10, cortex_m::OutChannelsAt::kFirst, &a);
+  const char* wrong = cortex_m::conv2d_args(stack, 10, cortex_m::OutChannelsAt::kFirst, &a, true);
   ETARM_KERNEL_CHECK(ctx, wrong == nullptr, "%s: %s", kName, wrong);
   int64_t groups;
   ETARM_KERNEL_CHECK(
@@ -58,13 +93,16 @@ void quantized_grouped_conv2d_out(KernelRuntimeContext& ctx, Span<EValue*> stack
   const cmsis_nn_dims bias_dims = {1, 1, 1, group_out};
   const cmsis_nn_dims output_dims = {a.n, a.out_h, a.out_w, group_out};
   // Each group's share of the input and output, in bytes: a tensor's size fits ssize_t, a buffer must fit int32.
-  const ssize_t group_in_bytes = a.input->numel() / groups;
-  const ssize_t group_out_bytes = a.out->numel() / groups;
+  const ssize_t element = a.s16 ? 2 : 1;
+  const ssize_t group_in_bytes = a.input->numel() / groups * element;
+  const ssize_t group_out_bytes = a.out->numel() / groups * element;
   ETARM_KERNEL_CHECK(
       ctx, group_in_bytes <= INT32_MAX && group_out_bytes <= INT32_MAX, "%s: a group's data beyond 2 GiB", kName);
-  const int32_t in_pixels = static_cast<int32_t>(group_in_bytes / group_in);
-  const int32_t out_pixels = static_cast<int32_t>(group_out_bytes / group_out);
-  const int32_t bytes = arm_convolve_wrapper_s8_get_buffer_size(&params, &input_dims, &filter_dims, &output_dims);
+  const int32_t in_pixels = static_cast<int32_t>(group_in_bytes / element / group_in);
+  const int32_t out_pixels = static_cast<int32_t>(group_out_bytes / element / group_out);
+  const int32_t bytes = a.s16
+      ? arm_convolve_wrapper_s16_get_buffer_size(&params, &input_dims, &filter_dims, &output_dims)
+      : arm_convolve_wrapper_s8_get_buffer_size(&params, &input_dims, &filter_dims, &output_dims);
   cmsis_nn_context context = {nullptr, bytes};
   void* group_input;
   void* group_output;
@@ -76,24 +114,19 @@ void quantized_grouped_conv2d_out(KernelRuntimeContext& ctx, Span<EValue*> stack
       "%s: no temporary memory for the %d + %d + %d bytes of a group's buffers", kName, static_cast<int>(bytes),
       static_cast<int>(group_in_bytes), static_cast<int>(group_out_bytes));
 
-  const int8_t* input = a.input->const_data_ptr<int8_t>();
-  const int8_t* weight = a.weight->const_data_ptr<int8_t>();
-  const int32_t* bias = a.bias->const_data_ptr<int32_t>();
-  int32_t* multipliers = const_cast<int32_t*>(a.multipliers->const_data_ptr<int32_t>());
-  int32_t* shifts = const_cast<int32_t*>(a.shifts->const_data_ptr<int32_t>());
-  int8_t* out = a.out->mutable_data_ptr<int8_t>();
-  const int32_t weights_per_group = group_out * a.kernel_h * a.kernel_w * group_in;
-  for (int32_t g = 0; g < groups; ++g) {
-    copy_channels(input, a.in_c, g * group_in, static_cast<int8_t*>(group_input), group_in, 0, group_in, in_pixels);
-    const int32_t first = g * group_out;
-    const cmsis_nn_per_channel_quant_params quant = {multipliers + first, shifts + first};
-    const arm_cmsis_nn_status status = arm_convolve_wrapper_s8(
-        &context, &params, &quant, &input_dims, static_cast<const int8_t*>(group_input), &filter_dims,
-        weight + g * weights_per_group, &bias_dims, bias + first, &output_dims, static_cast<int8_t*>(group_output));
-    ETARM_KERNEL_CHECK(ctx, status == ARM_CMSIS_NN_SUCCESS, "%s: CMSIS-NN failed (%d) on group %d", kName, status,
-                       static_cast<int>(g));
-    copy_channels(static_cast<const int8_t*>(group_output), group_out, 0, out, a.out_c, first, group_out, out_pixels);
-  }
+  int32_t failed_group = 0;
+  const int32_t count = static_cast<int32_t>(groups);
+  const arm_cmsis_nn_status status = a.s16
+      ? convolve_groups<int16_t, int64_t>(
+            a, count, &context, params, input_dims, filter_dims, bias_dims, output_dims, in_pixels, out_pixels,
+            static_cast<int16_t*>(group_input), static_cast<int16_t*>(group_output), arm_convolve_wrapper_s16,
+            &failed_group)
+      : convolve_groups<int8_t, int32_t>(
+            a, count, &context, params, input_dims, filter_dims, bias_dims, output_dims, in_pixels, out_pixels,
+            static_cast<int8_t*>(group_input), static_cast<int8_t*>(group_output), arm_convolve_wrapper_s8,
+            &failed_group);
+  ETARM_KERNEL_CHECK(ctx, status == ARM_CMSIS_NN_SUCCESS, "%s: CMSIS-NN failed (%d) on group %d", kName, status,
+                     static_cast<int>(failed_group));
 }
 
 } // namespace

@@ -45,7 +45,22 @@ class _Pools(torch.nn.Module):
         return torch.nn.functional.avg_pool2d(pooled, 3, stride=1, padding=1, count_include_pad=False)
 
 
-# (model, inputs, the cortex_m ops it must become)
+class _GroupedConvolution(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = torch.nn.Conv2d(4, 6, 3, padding=1, groups=2)
+
+    def forward(self, x):
+        return torch.relu(self.conv(x))
+
+
+class _Softmax(torch.nn.Module):
+    def forward(self, x):
+        return torch.softmax(x, dim=-1)
+
+
+# (model, inputs, the cortex_m ops it must become); seeded: the models' weights and inputs are the same every run.
+torch.manual_seed(0)
 _CASES = {
     "add_mul": (_AddMul(), (torch.randn(2, 3, 8), torch.randn(8)), ["quantized_add", "quantized_mul"]),
     "extrema": (
@@ -58,6 +73,8 @@ _CASES = {
         (torch.randn(1, 3, 9, 8),),
         ["quantized_conv2d", "quantized_depthwise_conv2d", "quantized_conv2d"],
     ),
+    "softmax": (_Softmax(), (torch.randn(3, 8) * 3,), ["quantized_softmax_int16"]),
+    "grouped_convolution": (_GroupedConvolution(), (torch.randn(1, 4, 7, 6),), ["quantized_grouped_conv2d"]),
     "pools": (
         _Pools(),
         (torch.randn(2, 4, 10, 8),),

@@ -4,7 +4,8 @@ weights in OHWI layout [C_out, KH, KW, C_in / groups] -> int8 NHWC [N, OH, OW, C
 channels [g * C_in / groups, (g + 1) * C_in / groups) with g = o / (C_out / groups).
 
 The kernel runs arm_convolve_wrapper_s8 once per group on that group's channels; the other arguments are
-quantized_conv2d's (per-output-channel requantization, [h, w] windows, output clamp).
+quantized_conv2d's (per-output-channel requantization, [h, w] windows, output clamp), including int16 activations
+(a16w8: arm_convolve_wrapper_s16 per group, an int64 bias).
 """
 
 from __future__ import annotations

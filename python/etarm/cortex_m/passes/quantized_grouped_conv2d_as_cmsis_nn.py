@@ -1,7 +1,8 @@
 """QuantizedGroupedConv2dAsCmsisNn: a quantized grouped nn.Conv2d (groups > 1, not depthwise) as
 cortex_m.quantized_grouped_conv2d, NHWC between two permutes, its weights stored in OHWI [C_out, KH, KW, C_in / groups]
 (quantized_convolution.py says what is matched). CMSIS-NN has no grouped convolution: the kernel calls
-arm_convolve_wrapper_s8 per group, so the graph keeps one op instead of slices, convolutions and a concat."""
+arm_convolve_wrapper_s8 (int16 activations, a16w8: _s16) per group, so the graph keeps one op instead of slices,
+convolutions and a concat."""
 
 from __future__ import annotations
 
@@ -12,10 +13,11 @@ from etarm.cortex_m.passes.quantized_convolution import QuantizedConvolutionAsCm
 
 
 class QuantizedGroupedConv2dAsCmsisNn(QuantizedConvolutionAsCmsisNn):
-    """Replaces dequantize -> convolution (1 < groups != in channels) [-> relu/hardtanh/clamp] -> quantize (int8) by
-    permute -> cortex_m.quantized_grouped_conv2d (arm_convolve_wrapper_s8 per group) -> permute."""
+    """Replaces dequantize -> convolution (1 < groups != in channels) [-> relu/hardtanh/clamp] -> quantize (int8 or
+    int16) by permute -> cortex_m.quantized_grouped_conv2d (arm_convolve_wrapper_s8 / _s16 per group) -> permute."""
 
     target = exir_ops.edge.cortex_m.quantized_grouped_conv2d.default
+    activation_types = (torch.int8, torch.int16)  # arm_convolve_wrapper_s8 / _s16 per group
 
     def handles(self, groups: int, in_channels: int) -> bool:
         return 1 < groups != in_channels
