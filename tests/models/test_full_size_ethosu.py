@@ -5,10 +5,6 @@ model computes exactly what its TOSA graph computes on the TOSA reference model,
 One random input set per network: the extreme inputs (all minimum, maximum, zero) are the
 operator tests' (test_op_coverage.py), and each set costs a reference-model run of the whole
 network. The recurrent networks are in test_recurrent_int.py.
-
-llama's stream is not compared yet: its causal attention (scaled_dot_product_attention with
-is_causal over 128 positions) gives a few values one step off the reference model on the NPU
-model (over 16 positions it is exact); until that is found, llama is checked for placement only.
 """
 
 import tempfile
@@ -46,9 +42,6 @@ ON_CPU = {
 }
 
 
-NOT_COMPARED = {"llama"}
-
-
 @pytest.mark.parametrize("name", NETWORKS)
 def test_network_runs_on_the_npu_model_bit_exactly(name):
     module, inputs = load_model(name)
@@ -61,8 +54,6 @@ def test_network_runs_on_the_npu_model_bit_exactly(name):
         assert len(report["partitions"]) == 1
         (partition,) = report["partitions"]
         assert partition["vela"].get("cpu_operators", 0) == 0, partition["vela"]
-        if name in NOT_COMPARED:
-            return
         differences = partition_differences(partition, TARGET, zlib.crc32(name.encode()), extremes=False)
     assert differences == {}
 
