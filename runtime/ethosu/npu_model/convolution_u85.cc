@@ -5,8 +5,8 @@
 //   48-bit accumulators: bytes 0..5 the bias, 6..7 the scale (15 bits), byte 8 the shift;
 // one 10-byte record per OFM channel (Vela pads the count to a multiple of 16). Rounding is
 // OFM_SCALE's. One weight decoder (ethos-u85-128/256), the standard (mlw) or fast weight
-// format (fwd_decoder.h), 8-bit IFMs; 2:4 sparsity, matmul (weights from IFM2), chaining and
-// several weight decoders fail as not modelled.
+// format (fwd_decoder.h), 8-bit IFMs; 2:4 sparsity, chaining and several weight decoders fail
+// as not modelled. (A CONV with weights from IFM2 is a matmul: matmul_u85.cc.)
 #include "runtime/ethosu/npu_model/fwd_decoder.h"
 #include "runtime/ethosu/npu_model/mlw_decoder.h"
 #include "runtime/ethosu/npu_model/operation_u85.h"
@@ -86,11 +86,8 @@ Status load_weights_u85(const OperationContext& ctx, bool depthwise, bool ifm_16
 
 }  // namespace
 
-Status run_convolution_u85(const OperationContext& ctx, bool depthwise, uint16_t param) {
+Status run_convolution_u85(const OperationContext& ctx, bool depthwise) {
   const RegisterFile& regs = ctx.regs;
-  if (!depthwise && u85::param_field(param, u85::kConvWeightsIfm2) != 0) {
-    return Status::error(Fault::kUnsupported, "matmul (weights from IFM2) is not modelled yet");
-  }
   if (regs.get(u85::Cmd0::kWeightFormat, u85::kWeightSparsity) != static_cast<uint32_t>(u85::WeightSparsity::kNone)) {
     return Status::error(Fault::kUnsupported, "2:4 sparse weights are not modelled yet");
   }

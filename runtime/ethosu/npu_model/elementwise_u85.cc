@@ -14,7 +14,12 @@
 //   CMP_EQ, CMP_NE, CMP_GE, CMP_GT: all ones (-1) when true, 0 when false (Vela's bool is a
 //   byte with every bit set, which is why its SELECT is OR(AND(a, s), AND_NOT(b, s)));
 //   AND, OR, XOR, NOT ~a, AND_NOT a & ~b on the operands' bits;
-// then the output stage with the global OFM_SCALE. LRELU and DIV fail as not modelled.
+//   DIV a / b rounded toward zero (TOSA's INTDIV; Vela leaves every scale at unit); a
+//   divisor of 0 has no result TOSA defines, the model gives the largest int32 of a's sign
+//   (0 for 0 / 0) rather than fault on data;
+// then the output stage with the global OFM_SCALE. LRELU fails as not modelled.
+#include <cstdint>
+
 #include "runtime/ethosu/npu_model/operation_u85.h"
 #include "runtime/ethosu/npu_model/scaling.h"
 
@@ -105,6 +110,13 @@ int64_t compare(bool condition) {
   return condition ? -1 : 0;
 }
 
+int64_t divide(int64_t a, int64_t b) {
+  if (b == 0) {
+    return a > 0 ? INT32_MAX : (a < 0 ? INT32_MIN : 0);
+  }
+  return a / b;
+}
+
 int64_t apply(u85::ElementwiseMode mode, int64_t a, int64_t b, int ifm_bits, RoundMode round) {
   using M = u85::ElementwiseMode;
   switch (mode) {
@@ -146,6 +158,8 @@ int64_t apply(u85::ElementwiseMode mode, int64_t a, int64_t b, int ifm_bits, Rou
       return a ^ b;
     case M::kNot:
       return ~a;
+    case M::kDiv:
+      return divide(a, b);
     case M::kAndNot:
     default:
       return a & ~b;
@@ -176,6 +190,7 @@ Status run_elementwise_u85(const OperationContext& ctx, u85::ElementwiseMode mod
     case M::kXor:
     case M::kNot:
     case M::kAndNot:
+    case M::kDiv:
       break;
     default:
       return Status::error(Fault::kUnsupported, "%s on Ethos-U85 is not modelled yet",

@@ -34,15 +34,23 @@ Status NpuModel::execute_u85(const Command& command, const Memory& memory) {
       return run_elementwise_u85(ctx, static_cast<u85::ElementwiseMode>(
                                           u85::param_field(command.param, u85::kElementwiseMode)));
     case u85::Cmd0::kConv:
+      ++counts_.operations;
+      if (u85::param_field(command.param, u85::kConvWeightsIfm2) != 0) {
+        return run_matmul_u85(ctx);
+      }
+      return run_convolution_u85(ctx, false);
     case u85::Cmd0::kDepthwise:
       ++counts_.operations;
-      return run_convolution_u85(ctx, command.opcode == static_cast<uint16_t>(u85::Cmd0::kDepthwise), command.param);
+      return run_convolution_u85(ctx, true);
     case u85::Cmd0::kDmaStart:
       ++counts_.dmas;
       return run_dma_u85(ctx);
     case u85::Cmd0::kPool:
       ++counts_.operations;
       return run_pooling_u85(ctx, static_cast<u85::PoolMode>(u85::param_field(command.param, u85::kPoolMode)));
+    case u85::Cmd0::kResize:
+      ++counts_.operations;
+      return run_resize_u85(ctx, static_cast<u85::ResizeMode>(u85::param_field(command.param, u85::kResizeMode)));
     default:
       return Status::error(Fault::kUnsupported, "not modelled yet on Ethos-U85");
   }

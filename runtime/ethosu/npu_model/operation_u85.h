@@ -2,7 +2,7 @@
 // output stage read from U85's register fields, into the structures the U55 operations use
 // (FeatureMap, OutputStage), so the arithmetic and addressing code is shared. The operations
 // themselves live one per file (elementwise_u85.cc, pooling_u85.cc, convolution_u85.cc,
-// dma_u85.cc).
+// matmul_u85.cc, resize_u85.cc, dma_u85.cc).
 #pragma once
 
 #include "runtime/ethosu/npu_model/feature_map.h"
@@ -49,7 +49,9 @@ Status load_scales_u85(const OperationContext& ctx, int64_t channels, ChannelSca
 Status run_elementwise_u85(const OperationContext& ctx, u85::ElementwiseMode mode);
 Status run_dma_u85(const OperationContext& ctx);
 Status run_pooling_u85(const OperationContext& ctx, u85::PoolMode mode);
-Status run_convolution_u85(const OperationContext& ctx, bool depthwise, uint16_t param);
+Status run_convolution_u85(const OperationContext& ctx, bool depthwise);
+Status run_matmul_u85(const OperationContext& ctx);
+Status run_resize_u85(const OperationContext& ctx, u85::ResizeMode mode);
 
 }  // namespace npu_model
 }  // namespace ethosu

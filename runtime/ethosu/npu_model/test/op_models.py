@@ -43,6 +43,8 @@ def _models():
         "depthwise_stride2": (torch.nn.Conv2d(24, 24, 5, stride=2, padding=2, groups=24), (_r(1, 24, 11, 11),)),
         "linear": (torch.nn.Linear(20, 7), (_r(3, 20),)),
         "linear_big": (torch.nn.Linear(100, 50), (_r(1, 100),)),
+        # Both operands computed: Ethos-U85's matmul (CONV with weights from IFM2).
+        "bmm": (Binary(torch.bmm), (_r(2, 4, 8), _r(2, 8, 6))),
         # Elementwise.
         "add": (Binary(torch.add), (_r(1, 8, 5, 5), _r(1, 8, 5, 5))),
         "add_broadcast": (Binary(torch.add), (_r(1, 8, 4, 4), _r(1, 8, 1, 1))),
@@ -50,6 +52,8 @@ def _models():
         "mul": (Binary(torch.mul), (_r(1, 8, 5, 5), _r(1, 8, 5, 5))),
         "mul_broadcast": (Binary(torch.mul), (_r(2, 6, 3), _r(1, 6, 1))),
         "minimum": (Binary(torch.minimum), (_r(1, 8, 4, 4), _r(1, 8, 4, 4))),
+        # Ethos-U85: an INTDIV (ELEMENTWISE DIV) of the dividend's steps by the divisor's.
+        "div": (Binary(torch.div), (_r(1, 8, 4, 4), _r(1, 8, 4, 4).abs() + 0.5)),
         "maximum": (Binary(torch.maximum), (_r(1, 8, 4, 4), _r(1, 8, 4, 4))),
         # Pooling.
         "maxpool": (torch.nn.MaxPool2d(3, 2, 1), (_r(1, 8, 9, 9),)),
@@ -70,6 +74,8 @@ def _models():
         # Transposed convolution (zero-inserting upscale) and nearest-neighbour resize.
         "conv_transpose": (torch.nn.ConvTranspose2d(4, 6, 3, stride=2, padding=1, output_padding=1), (_r(1, 4, 5, 5),)),
         "upsample_nearest": (torch.nn.Upsample(scale_factor=2, mode="nearest"), (_r(1, 8, 4, 4),)),
+        # Ethos-U85 runs both as NPU_OP_RESIZE.
+        "upsample_bilinear": (torch.nn.Upsample(scale_factor=2, mode="bilinear"), (_r(1, 8, 4, 4),)),
         # Data movement.
         "concat": (Binary(lambda x, y: torch.cat([x, y], dim=1)), (_r(1, 3, 4, 4), _r(1, 5, 4, 4))),
         "permute": (Unary(lambda x: x.permute(0, 2, 3, 1) * 1.0), (_r(1, 6, 4, 5),)),
