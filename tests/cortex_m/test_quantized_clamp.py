@@ -9,6 +9,7 @@ import torch
 
 from etarm.compiler import quantize_model
 from etarm.cortex_m import CortexMPassManager, CortexMQuantizer
+from etarm.quantization.quantization_config import get_symmetric_a16w8_quantization_config
 from etarm.testing.edge_programs import calls, edge_program
 from etarm.tosa_ir.quant_params import is_dequantize, qparams_of
 
@@ -55,6 +56,23 @@ def test_activations_left_alone_become_requantizing_clamps():
     assert mean.args[4] == -128 and is_dequantize(next(iter(keepdim.users)))
     for got, expected in zip(program.module()(*inputs), quantized(*inputs)):
         step = float(torch.diff(expected.unique()).min())  # the output's quantization step
+        torch.testing.assert_close(got, expected, atol=step * 1.01, rtol=0)
+
+
+def test_int16_activations_left_alone_become_int16_clamps_within_one_step():
+    torch.manual_seed(4)
+    model, inputs = _Alone().eval(), (torch.randn(1, 3, 6, 6),)
+    quantizer = CortexMQuantizer().set_global(get_symmetric_a16w8_quantization_config())
+    quantized = quantize_model(model, inputs, quantizer)
+    program = CortexMPassManager(edge_program(quantized, inputs)).transform()
+    assert not [n for n in calls(program) if str(n.target).split(".")[-2] in ("relu", "hardtanh", "clamp")]
+    clamps = calls(program, _CLAMP)
+    assert clamps and all(c.meta["val"].dtype == torch.int16 for c in clamps)
+    for clamp in clamps:
+        x_zp, multiplier, shift, out_zp, lo, hi = clamp.args[1:]
+        assert (x_zp, out_zp) == (0, 0) and -32767 <= lo <= hi <= 32767 and 2**30 <= multiplier < 2**31
+    for got, expected in zip(program.module()(*inputs), quantized(*inputs)):
+        step = float(torch.diff(expected.unique()).min())
         torch.testing.assert_close(got, expected, atol=step * 1.01, rtol=0)
 
 

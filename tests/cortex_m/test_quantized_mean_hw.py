@@ -13,6 +13,7 @@ from etarm.compiler import compile_model, quantize_model
 from etarm.cortex_m import CortexMPassManager, CortexMQuantizer
 from etarm.models import load_model
 from etarm.pte import cpu_operators
+from etarm.quantization.quantization_config import get_symmetric_a16w8_quantization_config
 from etarm.testing.edge_programs import calls, edge_program
 from etarm.tosa_ir.quant_params import is_quantize, qparams_of
 
@@ -70,6 +71,22 @@ def test_means_over_h_and_w_become_cortex_m_ops_on_the_convs_nhwc_result():
     assert reasons == ["only the mean over H and W of a 4-D NCHW tensor has a cortex_m kernel"] * 2
     for got, expected in zip(program.module()(*inputs), quantized(*inputs)):
         step = float(torch.diff(expected.unique()).min())  # the output's quantization step
+        torch.testing.assert_close(got, expected, atol=step * 1.01, rtol=0)
+
+
+def test_int16_means_rescale_once_within_one_step():
+    torch.manual_seed(3)
+    model, inputs = _Means().eval(), (torch.randn(2, 3, 7, 5),)
+    quantizer = CortexMQuantizer().set_global(get_symmetric_a16w8_quantization_config())
+    quantized = quantize_model(model, inputs, quantizer)
+    program = CortexMPassManager(edge_program(quantized, inputs)).transform()
+    means = calls(program, _MEAN)
+    assert len(means) == 3 and all(m.meta["val"].dtype == torch.int16 for m in means)
+    for mean in means:
+        x_zp, multiplier, shift, out_zp, lo, hi = mean.args[1:]
+        assert (x_zp, out_zp, lo, hi) == (0, 0, -32767, 32767) and 2**30 <= multiplier < 2**31
+    for got, expected in zip(program.module()(*inputs), quantized(*inputs)):
+        step = float(torch.diff(expected.unique()).min())
         torch.testing.assert_close(got, expected, atol=step * 1.01, rtol=0)
 
 

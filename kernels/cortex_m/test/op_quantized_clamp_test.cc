@@ -1,6 +1,6 @@
 // cortex_m::quantized_clamp.out against a plain integer reference: each int8 value centred on the input's zero point,
 // one RESCALE rounding half up (scales of exactly 1, above 1 and below 1), the output zero point and the clamp; any
-// rank, out resized to the input's shape.
+// rank, out resized to the input's shape. int16 values (a16w8) likewise: zero points 0, bounds within [-32767, 32767].
 #include <cstdint>
 #include <vector>
 
@@ -25,14 +25,16 @@ Error call(TestTensor& input, const Clamp& c, TestTensor& out) {
       .integer(c.act_min).integer(c.act_max).out(out).run();
 }
 
+// T: int8_t or int16_t, the input's and output's type.
+template <typename T>
 void check_values(TestTensor& input, const Clamp& c) {
-  TestTensor out(ScalarType::Char, input.sizes()), want(ScalarType::Char, input.sizes());
+  TestTensor out(input.dtype(), input.sizes()), want(input.dtype(), input.sizes());
   ASSERT_EQ(call(input, c, out), Error::Ok);
   const Params p = params(c.output_zp, c.scale);
   for (size_t i = 0; i < input.numel(); ++i) {
-    int64_t q = rescale(input.data<int8_t>()[i] - c.input_zp, p) + p.zero_point;
+    int64_t q = rescale(input.data<T>()[i] - c.input_zp, p) + p.zero_point;
     q = q < c.act_min ? c.act_min : (q > c.act_max ? c.act_max : q);
-    want.data<int8_t>()[i] = static_cast<int8_t>(q);
+    want.data<T>()[i] = static_cast<T>(q);
   }
   EXPECT_TENSOR_EQ(out, want);
 }
@@ -40,7 +42,13 @@ void check_values(TestTensor& input, const Clamp& c) {
 void check(const std::vector<int32_t>& shape, const Clamp& c, uint32_t seed) {
   TestTensor input(ScalarType::Char, shape);
   fill_uniform(input, seed, -128, 127);
-  check_values(input, c);
+  check_values<int8_t>(input, c);
+}
+
+void check_s16(const std::vector<int32_t>& shape, const Clamp& c, uint32_t seed) {
+  TestTensor input(ScalarType::Short, shape);
+  fill_uniform(input, seed, -32767, 32767);
+  check_values<int16_t>(input, c);
 }
 
 TEST(QuantizedClamp, ReluAtTheInputsParameters) {
@@ -103,6 +111,38 @@ TEST(QuantizedClamp, RejectsBadArguments) {
   EXPECT_EQ(run(input, 0, 1 << 30, 3, -128, 127, other_rank), Error::InvalidArgument);
   TestTensor floats(ScalarType::Float, {2, 3});
   EXPECT_EQ(run(floats, 0, 1 << 30, 3, -128, 127, out), Error::InvalidArgument);
+}
+
+TEST(QuantizedClampS16, RescaledWithBothBoundsAnyRank) {
+  Clamp relu;  // a relu at the input's parameters
+  relu.act_min = 0;
+  relu.act_max = 32767;
+  relu.scale = 1.0;
+  check_s16({2, 3, 5, 7}, relu, 11);
+  Clamp hardtanh;  // finer output steps: a scale above 1, saturating at both bounds
+  hardtanh.act_min = -20000;
+  hardtanh.act_max = 25000;
+  hardtanh.scale = 3.8;
+  check_s16({1, 40}, hardtanh, 12);
+  Clamp coarser;
+  coarser.act_min = 0;
+  coarser.act_max = 32767;
+  coarser.scale = 0.37;
+  check_s16({1, 2, 1, 3, 2}, coarser, 13);
+}
+
+TEST(QuantizedClampS16, RejectsOffsetsWideBoundsAndMixedTypes) {
+  TestTensor input(ScalarType::Short, {2, 3}), out(ScalarType::Short, {2, 3}), int8_out(ScalarType::Char, {2, 3});
+  fill_uniform(input, 14, -32767, 32767);
+  auto run = [&](int64_t in_zp, int64_t out_zp, int64_t lo, int64_t hi, TestTensor& o) {
+    return KernelCall(kOp).tensor(input).integer(in_zp).integer(1 << 30).integer(1).integer(out_zp).integer(lo)
+        .integer(hi).out(o).run();
+  };
+  EXPECT_EQ(run(0, 0, -32767, 32767, out), Error::Ok);
+  EXPECT_EQ(run(1, 0, -32767, 32767, out), Error::InvalidArgument);  // int16 is symmetric
+  EXPECT_EQ(run(0, -1, -32767, 32767, out), Error::InvalidArgument);
+  EXPECT_EQ(run(0, 0, -32768, 32767, out), Error::InvalidArgument);  // beyond the symmetric range
+  EXPECT_EQ(run(0, 0, -32767, 32767, int8_out), Error::InvalidArgument);
 }
 
 }  // namespace

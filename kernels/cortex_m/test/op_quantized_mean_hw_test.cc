@@ -1,6 +1,6 @@
 // cortex_m::quantized_mean_hw.out against a plain integer reference: per image and channel, the int64 sum over H and
 // W of (input - input_zero_point), one RESCALE rounding half up (scales below and above 1), the output zero point and
-// the clamp; NHWC input, [N, C] output.
+// the clamp; NHWC input, [N, C] output. int16 values (a16w8) likewise: zero points 0, at most 2^16 taps.
 #include <cstdint>
 #include <vector>
 
@@ -25,12 +25,14 @@ Error call(TestTensor& input, const Mean& m, TestTensor& out) {
       .integer(m.act_min).integer(m.act_max).out(out).run();
 }
 
+// T: int8_t or int16_t, the input's and output's type.
+template <typename T>
 void check_values(TestTensor& input, const Mean& m) {
   const int32_t n = input.sizes()[0], h = input.sizes()[1], w = input.sizes()[2], c = input.sizes()[3];
-  TestTensor out(ScalarType::Char, {n, c}), want(ScalarType::Char, {n, c});
+  TestTensor out(input.dtype(), {n, c}), want(input.dtype(), {n, c});
   ASSERT_EQ(call(input, m, out), Error::Ok);
   const Params p = params(m.output_zp, m.scale);
-  const int8_t* in = input.data<int8_t>();
+  const T* in = input.data<T>();
   for (int32_t b = 0; b < n; ++b) {
     for (int32_t ch = 0; ch < c; ++ch) {
       int64_t sum = 0;
@@ -39,7 +41,7 @@ void check_values(TestTensor& input, const Mean& m) {
       }
       int64_t q = rescale(sum, p) + p.zero_point;
       q = q < m.act_min ? m.act_min : (q > m.act_max ? m.act_max : q);
-      want.data<int8_t>()[b * c + ch] = static_cast<int8_t>(q);
+      want.data<T>()[b * c + ch] = static_cast<T>(q);
     }
   }
   EXPECT_TENSOR_EQ(out, want);
@@ -48,7 +50,13 @@ void check_values(TestTensor& input, const Mean& m) {
 void check(const std::vector<int32_t>& shape, const Mean& m, uint32_t seed) {
   TestTensor input(ScalarType::Char, shape);
   fill_uniform(input, seed, -128, 127);
-  check_values(input, m);
+  check_values<int8_t>(input, m);
+}
+
+void check_s16(const std::vector<int32_t>& shape, const Mean& m, uint32_t seed) {
+  TestTensor input(ScalarType::Short, shape);
+  fill_uniform(input, seed, -32767, 32767);
+  check_values<int16_t>(input, m);
 }
 
 TEST(QuantizedMeanHw, GlobalAveragePoolRescaled) {
@@ -80,7 +88,7 @@ TEST(QuantizedMeanHw, HalvesRoundUp) {
   ASSERT_EQ(call(input, m, out), Error::Ok);
   EXPECT_EQ(out.data<int8_t>()[0], 0);
   EXPECT_EQ(out.data<int8_t>()[1], 1);
-  check_values(input, m);
+  check_values<int8_t>(input, m);
 }
 
 TEST(QuantizedMeanHw, ScaleAboveOneSaturates) {
@@ -118,6 +126,42 @@ TEST(QuantizedMeanHw, RejectsBadArguments) {
   EXPECT_EQ(run(floats, 0, 1 << 30, -2, -128, out), Error::InvalidArgument);
   TestTensor three_d(ScalarType::Char, {2, 2, 3});
   EXPECT_EQ(run(three_d, 0, 1 << 30, -2, -128, out), Error::InvalidArgument);
+}
+
+TEST(QuantizedMeanHwS16, RescaledBatchesClampsAndSaturation) {
+  Mean m;
+  m.act_min = -32767;
+  m.act_max = 32767;
+  m.scale = 0.05 / (64 * 0.02);
+  check_s16({1, 8, 8, 16}, m, 11);
+  m.scale = 1.3 / 35;
+  check_s16({3, 5, 7, 11}, m, 12);
+  m.scale = 3.7;  // a 1x1 mean into finer steps: saturates at +-32767
+  check_s16({2, 1, 1, 9}, m, 13);
+  m.act_min = 0;  // relu
+  m.act_max = 20000;
+  m.scale = 0.9 / 12;
+  check_s16({1, 3, 4, 6}, m, 14);
+  Mean largest;  // 2^16 taps of +-32767: the int32 sums' limit
+  largest.act_min = -32767;
+  largest.act_max = 32767;
+  largest.scale = 1.0 / 65536;
+  check_s16({1, 256, 256, 1}, largest, 15);
+}
+
+TEST(QuantizedMeanHwS16, RejectsOffsetsTooManyTapsAndMixedTypes) {
+  TestTensor input(ScalarType::Short, {1, 2, 2, 3}), out(ScalarType::Short, {1, 3}), int8_out(ScalarType::Char, {1, 3});
+  TestTensor too_many(ScalarType::Short, {1, 257, 256, 1}), one(ScalarType::Short, {1, 1});
+  fill_uniform(input, 16, -32767, 32767);
+  auto run = [&](TestTensor& in, int64_t zp, int64_t lo, TestTensor& o) {
+    return KernelCall(kOp).tensor(in).integer(zp).integer(1 << 30).integer(-2).integer(0).integer(lo)
+        .integer(32767).out(o).run();
+  };
+  EXPECT_EQ(run(input, 0, -32767, out), Error::Ok);
+  EXPECT_EQ(run(input, 2, -32767, out), Error::InvalidArgument);  // int16 is symmetric
+  EXPECT_EQ(run(input, 0, -32768, out), Error::InvalidArgument);  // beyond the symmetric range
+  EXPECT_EQ(run(input, 0, -32767, int8_out), Error::InvalidArgument);
+  EXPECT_EQ(run(too_many, 0, -32767, one), Error::InvalidArgument);  // 65792 taps could overflow the int32 sums
 }
 
 }  // namespace

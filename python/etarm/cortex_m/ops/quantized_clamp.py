@@ -1,5 +1,6 @@
 """cortex_m::quantized_clamp: a relu / relu6 / hardtanh / clamp the quantizer left between its own dequantize and
-quantize (not fused into the op before it) on int8 data of any shape, requantized into its output's parameters:
+quantize (not fused into the op before it) on int8 data of any shape (or int16, a16w8: zero points 0, bounds within
+[-32767, 32767]), requantized into its output's parameters:
 
     out = clamp(rq(input - input_zero_point, multiplier, shift) + output_zero_point, activation_min, activation_max)
 
@@ -22,18 +23,18 @@ REQUANTIZE_CLAMP_ARGUMENTS = (
 LARGEST_SHIFT = 30
 
 
-def requantize_clamp(centred, multiplier, shift, out_zp, act_min, act_max) -> torch.Tensor:
-    """int8 ``clamp(rq(centred, multiplier, shift) + out_zp, act_min, act_max)`` of values centred on the input's
-    zero point."""
-    return (rescale(centred, multiplier, shift) + out_zp).clamp(act_min, act_max).to(torch.int8)
+def requantize_clamp(centred, multiplier, shift, out_zp, act_min, act_max, dtype: torch.dtype) -> torch.Tensor:
+    """``clamp(rq(centred, multiplier, shift) + out_zp, act_min, act_max)`` of values centred on the input's zero
+    point, as ``dtype`` (int8, or int16 for a16w8: the same single rounding with the whole 31-bit multiplier)."""
+    return (rescale(centred, multiplier, shift) + out_zp).clamp(act_min, act_max).to(dtype)
 
 
 def quantized_clamp(x, x_zp, multiplier, shift, out_zp, act_min, act_max):
-    return requantize_clamp(x.to(torch.int64) - x_zp, multiplier, shift, out_zp, act_min, act_max)
+    return requantize_clamp(x.to(torch.int64) - x_zp, multiplier, shift, out_zp, act_min, act_max, x.dtype)
 
 
 def _fake(x, *args):
-    return torch.empty_like(x, dtype=torch.int8)
+    return torch.empty_like(x)
 
 
 define("quantized_clamp", f"Tensor input, {REQUANTIZE_CLAMP_ARGUMENTS}", quantized_clamp, _fake, cmsis_nn=False)

@@ -1,5 +1,5 @@
 """QuantizedClampAsCortexM: a relu / relu6 / hardtanh / clamp left alone between its dequantize and quantize (int8 per
-tensor) as cortex_m.quantized_clamp, requantizing into the output's parameters.
+tensor, or symmetric int16: a16w8) as cortex_m.quantized_clamp, requantizing into the output's parameters.
 
 The quantizer fuses an activation into the conv / linear / pool before it, and those rewrites take it as their
 output clamp; one after an op it does not fuse with (a mean, an add, a concat, a view) keeps its own observer, so a
@@ -15,8 +15,8 @@ from etarm.cortex_m.ops.quantized_clamp import LARGEST_SHIFT
 from etarm.cortex_m.passes.matching import (
     NotLowered,
     activation_range,
-    int8_pattern_problem,
     lower_each,
+    pattern_problem,
     replace_pattern,
 )
 from etarm.cortex_m.requantize import multiplier_and_shift
@@ -26,7 +26,7 @@ from etarm.tosa_ir.quant_params import FUSED_ACTIVATIONS, qparams_of
 
 
 class QuantizedClampAsCortexM(ProgramPass):
-    """Replaces dequantize -> relu/relu6/hardtanh/clamp -> quantize (int8) by cortex_m.quantized_clamp."""
+    """Replaces dequantize -> relu/relu6/hardtanh/clamp -> quantize (int8 or int16) by cortex_m.quantized_clamp."""
 
     def transform(self, graph_module: torch.fx.GraphModule, program: ExportedProgram | None) -> bool:
         graph = graph_module.graph
@@ -35,7 +35,7 @@ class QuantizedClampAsCortexM(ProgramPass):
     @staticmethod
     def _lower(graph: torch.fx.Graph, activation: torch.fx.Node) -> str | None:
         dequantize = activation.args[0]
-        problem = int8_pattern_problem(activation, [dequantize])
+        problem = pattern_problem(activation, [dequantize], (torch.int8, torch.int16))
         if problem is not None:
             return problem
         x, out = qparams_of(dequantize), qparams_of(next(iter(activation.users)))

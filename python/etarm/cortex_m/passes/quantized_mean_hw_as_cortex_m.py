@@ -1,5 +1,5 @@
 """QuantizedMeanHwAsCortexM: dequantize -> mean over H and W of a 4-D NCHW tensor [-> relu/hardtanh/clamp] ->
-quantize (int8 per tensor, any parameters) as cortex_m.quantized_mean_hw on the NHWC input (after a permute, which
+quantize (int8 per tensor, any parameters; or symmetric int16, a16w8) as cortex_m.quantized_mean_hw on the NHWC input (after a permute, which
 CancelLayoutPermutes drops after an NHWC op), its [N, C] result viewed as [N, C, 1, 1] for keepdim. Global average
 pooling and adaptive_avg_pool2d to 1x1 reach the edge program as this mean."""
 
@@ -14,7 +14,7 @@ from etarm.cortex_m.ops.quantized_mean_hw import MOST_TAPS
 from etarm.cortex_m.passes.matching import (
     NotLowered,
     activation_range,
-    int8_per_tensor,
+    activation_dtype,
     lower_each,
     quantized_result,
 )
@@ -28,7 +28,7 @@ VIEW = exir_ops.edge.aten.view_copy.default
 
 
 class QuantizedMeanHwAsCortexM(ProgramPass):
-    """Replaces dequantize -> mean(dims H, W) [-> activation] -> quantize (int8) by
+    """Replaces dequantize -> mean(dims H, W) [-> activation] -> quantize (int8 or int16) by
     permute -> cortex_m.quantized_mean_hw [-> view_copy to [N, C, 1, 1]]."""
 
     def transform(self, graph_module: torch.fx.GraphModule, program: ExportedProgram | None) -> bool:
@@ -52,12 +52,15 @@ class QuantizedMeanHwAsCortexM(ProgramPass):
         shape = dq_x.meta["val"].shape
         if len(shape) != 4 or sorted(int(d) % 4 for d in dims or ()) != [2, 3]:  # None: every dim
             raise NotLowered("only the mean over H and W of a 4-D NCHW tensor has a cortex_m kernel")
-        if not is_dequantize(dq_x) or not int8_per_tensor(qparams_of(dq_x)):
-            raise NotLowered("its input is not a dequantized int8 tensor with per-tensor parameters")
+        dtype = activation_dtype(qparams_of(dq_x)) if is_dequantize(dq_x) else None
+        if dtype is None:
+            raise NotLowered(
+                "its input is not a dequantized int8 tensor with per-tensor parameters (nor a symmetric int16 one)"
+            )
         taps = int(shape[2]) * int(shape[3])
-        if taps > MOST_TAPS:
-            raise NotLowered(f"{taps} taps: the kernel sums at most {MOST_TAPS} in int32")
-        activation, quantize = quantized_result(mean)
+        if taps > MOST_TAPS[dtype]:
+            raise NotLowered(f"{taps} taps: the kernel sums at most {MOST_TAPS[dtype]} {dtype} values in int32")
+        activation, quantize = quantized_result(mean, dtype)
         x, out = qparams_of(dq_x), qparams_of(quantize)
         try:
             multiplier, shift = multiplier_and_shift(x.scale / (taps * out.scale), LARGEST_SHIFT)
