@@ -2,8 +2,10 @@
 //
 // out = self with before[d] and after[d] elements of `value` added on each side of dim d (pads >= 0), for a contiguous
 // int8 tensor of any rank the runtime holds: the values move unchanged (the result keeps the input's quantization;
-// `value` is the pad value already quantized). Written in the project: the CMSIS-NN snapshot has no arm_pad_s8.
+// `value` is the pad value already quantized); int16 data (a16w8) likewise, the value within [-32767, 32767]. Written in
+// the project: the CMSIS-NN snapshot has no arm_pad_s8.
 // python/etarm/cortex_m/passes/quantized_pad_as_cortex_m.py.
+#include <algorithm>
 #include <cstring>
 
 #include "kernels/cortex_m/cortex_m_util.h"
@@ -14,9 +16,37 @@ namespace {
 
 constexpr const char* kName = "cortex_m::pad.out";
 
+// Fills out (sizes: its shape) with `value`, then copies each innermost row of the input whole into it.
+template <typename T>
+void pad_values(const Tensor& in, ArrayRef<int64_t> before, T value, const int32_t* sizes, Tensor& out) {
+  T* dst = out.mutable_data_ptr<T>();
+  std::fill(dst, dst + out.numel(), value);
+  if (in.numel() == 0) {
+    return;
+  }
+  const size_t rank = static_cast<size_t>(in.dim());
+  const T* src = in.const_data_ptr<T>();
+  const size_t row = static_cast<size_t>(in.size(rank - 1));
+  int64_t index[kMaxDim] = {};
+  for (ssize_t copied = 0; copied < in.numel(); copied += row, src += row) {
+    int64_t offset = 0;
+    for (size_t d = 0; d < rank; ++d) {
+      offset = offset * sizes[d] + index[d] + before[d];
+    }
+    std::memcpy(dst + offset, src, row * sizeof(T));
+    // The next row: the outer dims' indices count like an odometer.
+    for (size_t d = rank - 1; d-- > 0;) {
+      if (++index[d] < in.size(d)) {
+        break;
+      }
+      index[d] = 0;
+    }
+  }
+}
+
 void pad_out(KernelRuntimeContext& ctx, Span<EValue*> stack) {
   const Tensor* in = tensor_arg(stack, 0);
-  const Tensor* out = tensor_arg(stack, 4);
+  Tensor* out = tensor_arg(stack, 4);
   ArrayRef<int64_t> before, after;
   int64_t value;
   ETARM_KERNEL_CHECK(
@@ -24,10 +54,13 @@ void pad_out(KernelRuntimeContext& ctx, Span<EValue*> stack) {
       stack.size() == 6 && in && out && int_list_arg(stack, 1, &before) && int_list_arg(stack, 2, &after) &&
           int_arg(stack, 3, &value),
       "%s: bad arguments", kName);
+  const bool s16 = in->scalar_type() == ScalarType::Short;
   ETARM_KERNEL_CHECK(
-      ctx, in->scalar_type() == ScalarType::Char && out->scalar_type() == ScalarType::Char, "%s: int8 tensors only",
-      kName);
-  ETARM_KERNEL_CHECK(ctx, value >= INT8_MIN && value <= INT8_MAX, "%s: value beyond int8", kName);
+      ctx, (s16 || in->scalar_type() == ScalarType::Char) && out->scalar_type() == in->scalar_type(),
+      "%s: int8 (or int16) tensors of one type only", kName);
+  ETARM_KERNEL_CHECK(
+      ctx, s16 ? value >= -INT16_MAX && value <= INT16_MAX : value >= INT8_MIN && value <= INT8_MAX,
+      "%s: value beyond int8 (int16: [-32767, 32767])", kName);
   const size_t rank = static_cast<size_t>(in->dim());
   ETARM_KERNEL_CHECK(
       ctx, rank >= 1 && rank <= kMaxDim && before.size() == rank && after.size() == rank && out->dim() == in->dim(),
@@ -45,28 +78,10 @@ void pad_out(KernelRuntimeContext& ctx, Span<EValue*> stack) {
     return;
   }
   ETARM_KERNEL_CHECK(ctx, has_data(*out) && (in->numel() == 0 || has_data(*in)), "%s: tensor without data", kName);
-  int8_t* dst = out->mutable_data_ptr<int8_t>();
-  std::memset(dst, static_cast<int>(value), out->numel());
-  if (in->numel() == 0) {
-    return;
-  }
-  // Each innermost row of the input lands whole in the output: walk the outer dims' indices, copy one row each.
-  const int8_t* src = in->const_data_ptr<int8_t>();
-  const size_t row = static_cast<size_t>(in->size(rank - 1));
-  int64_t index[kMaxDim] = {};
-  for (ssize_t copied = 0; copied < in->numel(); copied += row, src += row) {
-    int64_t offset = 0;
-    for (size_t d = 0; d < rank; ++d) {
-      offset = offset * sizes[d] + index[d] + before[d];
-    }
-    std::memcpy(dst + offset, src, row);
-    // The next row: the outer dims' indices count like an odometer.
-    for (size_t d = rank - 1; d-- > 0;) {
-      if (++index[d] < in->size(d)) {
-        break;
-      }
-      index[d] = 0;
-    }
+  if (s16) {
+    pad_values<int16_t>(*in, before, static_cast<int16_t>(value), sizes, *out);
+  } else {
+    pad_values<int8_t>(*in, before, static_cast<int8_t>(value), sizes, *out);
   }
 }
 

@@ -54,6 +54,18 @@ class _GroupedConvolution(torch.nn.Module):
         return torch.relu(self.conv(x))
 
 
+class _PadMeanClamp(torch.nn.Module):
+    """A pad, a global average pool and an activation the quantizer leaves alone (after a mean)."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = torch.nn.Conv2d(3, 6, 3)
+
+    def forward(self, x):
+        x = self.conv(torch.nn.functional.pad(x, (1, 2, 0, 1)))
+        return torch.nn.functional.relu6(x.mean(dim=(2, 3)))
+
+
 class _Softmax(torch.nn.Module):
     def forward(self, x):
         return torch.softmax(x, dim=-1)
@@ -75,6 +87,11 @@ _CASES = {
     ),
     "softmax": (_Softmax(), (torch.randn(3, 8) * 3,), ["quantized_softmax_int16"]),
     "grouped_convolution": (_GroupedConvolution(), (torch.randn(1, 4, 7, 6),), ["quantized_grouped_conv2d"]),
+    "pad_mean_clamp": (
+        _PadMeanClamp(),
+        (torch.randn(2, 3, 7, 6) * 2,),
+        ["quantized_conv2d", "quantized_mean_hw", "quantized_clamp"],
+    ),
     "pools": (
         _Pools(),
         (torch.randn(2, 4, 10, 8),),

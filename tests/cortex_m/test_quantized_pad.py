@@ -8,6 +8,7 @@ import torch
 
 from etarm.compiler import quantize_model
 from etarm.cortex_m import CortexMPassManager, CortexMQuantizer
+from etarm.quantization.quantization_config import get_symmetric_a16w8_quantization_config
 from etarm.testing.edge_programs import calls, edge_program
 from etarm.tosa_ir.quant_params import qparams_of
 
@@ -51,4 +52,20 @@ def test_pads_become_cortex_m_ops_with_their_values_quantized():
     step = float(torch.diff(conv_expected.unique()).min())  # the conv's output step (it rounds once, PT2E twice)
     torch.testing.assert_close(conv_out, conv_expected, atol=step * 1.01, rtol=0)
     for got, expected in zip(padded, padded_expected):  # the pads move values: equal to PT2E's
+        torch.testing.assert_close(got, expected, atol=0, rtol=0)
+
+
+def test_int16_pads_move_values_and_saturate_their_fill_symmetrically():
+    torch.manual_seed(5)
+    model, inputs = _Pads().eval(), (torch.randn(1, 3, 5, 6),)
+    quantizer = CortexMQuantizer().set_global(get_symmetric_a16w8_quantization_config())
+    quantized = quantize_model(model, inputs, quantizer)
+    program = CortexMPassManager(edge_program(quantized, inputs)).transform()
+    image, half, large = calls(program, _PAD)
+    assert all(node.meta["val"].dtype == torch.int16 for node in (image, half, large))
+    assert image.args[1:] == ([0, 0, 1, 0], [0, 1, 2, 0], 0)  # 0.0 is int16's zero point
+    assert large.args[1:] == ([0, 1, 0], [0, 0, 0], 32767)  # the symmetric range's end, as PT2E's quantize
+    _, *padded = program.module()(*inputs)
+    _, *padded_expected = quantized(*inputs)
+    for got, expected in zip(padded, padded_expected):
         torch.testing.assert_close(got, expected, atol=0, rtol=0)

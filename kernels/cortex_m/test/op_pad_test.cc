@@ -1,5 +1,5 @@
 // cortex_m::pad.out against a plain reference: each output element is the input's at (index - before) when that lies
-// inside the input, else the pad value; any rank, pads on any side of any dim.
+// inside the input, else the pad value; any rank, pads on any side of any dim; int8 and int16 (a16w8) data.
 #include <cstdint>
 #include <vector>
 
@@ -16,15 +16,19 @@ Error call(TestTensor& input, const std::vector<int64_t>& before, const std::vec
   return KernelCall(kOp).tensor(input).ints(before).ints(after).integer(value).out(out).run();
 }
 
+// T: int8_t or int16_t, the data's type.
+template <typename T = int8_t>
 void check(const std::vector<int32_t>& shape, const std::vector<int64_t>& before, const std::vector<int64_t>& after,
-           int8_t value, uint32_t seed) {
-  TestTensor input(ScalarType::Char, shape);
-  fill_uniform(input, seed, -128, 127);
+           int32_t value, uint32_t seed) {
+  const bool s16 = sizeof(T) == 2;
+  const ScalarType type = s16 ? ScalarType::Short : ScalarType::Char;
+  TestTensor input(type, shape);
+  fill_uniform(input, seed, s16 ? -32767 : -128, s16 ? 32767 : 127);
   std::vector<int32_t> sizes(shape.size());
   for (size_t d = 0; d < shape.size(); ++d) {
     sizes[d] = shape[d] + static_cast<int32_t>(before[d] + after[d]);
   }
-  TestTensor out(ScalarType::Char, sizes), want(ScalarType::Char, sizes);
+  TestTensor out(type, sizes), want(type, sizes);
   ASSERT_EQ(call(input, before, after, value, out), Error::Ok);
   std::vector<int32_t> index(sizes.size(), 0);
   for (size_t i = 0; i < want.numel(); ++i) {
@@ -40,7 +44,7 @@ void check(const std::vector<int32_t>& shape, const std::vector<int64_t>& before
       inside = inside && at >= 0 && at < shape[d];
       from = from * shape[d] + static_cast<size_t>(inside ? at : 0);
     }
-    want.data<int8_t>()[i] = inside ? input.data<int8_t>()[from] : value;
+    want.data<T>()[i] = inside ? input.data<T>()[from] : static_cast<T>(value);
   }
   EXPECT_TENSOR_EQ(out, want);
 }
@@ -54,6 +58,20 @@ TEST(Pad, OtherRanks) {
   check({7}, {3}, {2}, 127, 3);
   check({2, 3, 10}, {0, 1, 2}, {1, 0, 0}, -128, 4);
   check({2, 1, 2, 1, 3}, {0, 1, 0, 2, 0}, {1, 0, 1, 0, 1}, 5, 5);
+}
+
+TEST(Pad, Int16ImagesAndOtherRanks) {
+  check<int16_t>({1, 5, 6, 3}, {0, 0, 1, 0}, {0, 1, 2, 0}, -1234, 11);
+  check<int16_t>({2, 3, 4, 5}, {1, 2, 0, 3}, {0, 1, 1, 2}, 0, 12);
+  check<int16_t>({7}, {3}, {2}, 32767, 13);
+  check<int16_t>({2, 1, 2, 1, 3}, {0, 1, 0, 2, 0}, {1, 0, 1, 0, 1}, -32767, 14);
+}
+
+TEST(Pad, Int16RejectsWideValuesAndMixedTypes) {
+  TestTensor input(ScalarType::Short, {2, 3}), out(ScalarType::Short, {3, 3}), int8_out(ScalarType::Char, {3, 3});
+  EXPECT_EQ(call(input, {1, 0}, {0, 0}, 300, out), Error::Ok);  // beyond int8, within int16
+  EXPECT_EQ(call(input, {1, 0}, {0, 0}, -32768, out), Error::InvalidArgument);  // beyond the symmetric range
+  EXPECT_EQ(call(input, {1, 0}, {0, 0}, 0, int8_out), Error::InvalidArgument);
 }
 
 TEST(Pad, NoPadIsACopy) {

@@ -1,4 +1,4 @@
-"""cortex_m::pad: an int8 tensor (any rank the runtime holds) with ``before[d]`` and ``after[d]`` elements of
+"""cortex_m::pad: an int8 (or int16, a16w8) tensor (any rank the runtime holds) with ``before[d]`` and ``after[d]`` elements of
 ``value`` added on each side of dim d (constant_pad_nd of quantized data, pads >= 0).
 
 The values move unchanged: CortexMQuantizer gives a pad its input's parameters, so the result keeps them and the fill

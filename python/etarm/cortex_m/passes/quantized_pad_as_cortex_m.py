@@ -1,5 +1,5 @@
-"""QuantizedPadAsCortexM: dequantize -> constant_pad_nd (pads >= 0) -> quantize (int8 per tensor, the input's
-parameters) as cortex_m.pad, the pad value quantized once here. A 4-D pad runs on NHWC data between permutes (nhwc.py)
+"""QuantizedPadAsCortexM: dequantize -> constant_pad_nd (pads >= 0) -> quantize (int8 per tensor or symmetric int16,
+the input's parameters) as cortex_m.pad, the pad value quantized once here. A 4-D pad runs on NHWC data between permutes (nhwc.py)
 so that, between cortex_m image ops (a ZeroPad2d before a conv), CancelLayoutPermutes drops them; other ranks are
 padded as they are."""
 
@@ -11,7 +11,7 @@ import torch
 from executorch.exir.dialects._ops import ops as exir_ops
 from torch.export import ExportedProgram
 
-from etarm.cortex_m.passes.matching import NotLowered, int8_pattern_problem, lower_each, replace_pattern
+from etarm.cortex_m.passes.matching import NotLowered, lower_each, pattern_problem, replace_pattern
 from etarm.cortex_m.passes.nhwc import NCHW_TO_NHWC, replace_by_nhwc_op
 from etarm.passes.base import ProgramPass
 from etarm.tosa_ir.quant_params import qparams_of
@@ -28,7 +28,7 @@ def pads_per_dim(torch_pads, rank: int) -> tuple[list[int], list[int]]:
 
 
 class QuantizedPadAsCortexM(ProgramPass):
-    """Replaces dequantize -> constant_pad_nd -> quantize (int8, equal parameters) by cortex_m.pad."""
+    """Replaces dequantize -> constant_pad_nd -> quantize (int8 or int16, equal parameters) by cortex_m.pad."""
 
     def transform(self, graph_module: torch.fx.GraphModule, program: ExportedProgram | None) -> bool:
         graph = graph_module.graph
@@ -46,7 +46,7 @@ class QuantizedPadAsCortexM(ProgramPass):
     def _replace(graph: torch.fx.Graph, pad: torch.fx.Node) -> None:
         dequantize, torch_pads = pad.args[:2]
         value = pad.args[2] if len(pad.args) > 2 else pad.kwargs.get("value", 0.0)
-        problem = int8_pattern_problem(pad, [dequantize])
+        problem = pattern_problem(pad, [dequantize], (torch.int8, torch.int16))
         if problem is not None:
             raise NotLowered(problem)
         if any(int(p) < 0 for p in torch_pads):
