@@ -19,15 +19,19 @@ from etarm.passes.base import AnnotationPass
 _NONDETERMINISTIC = ("rand", "dropout", "bernoulli", "normal", "uniform", "multinomial", "empty")
 
 
+def deterministic(node: torch.fx.Node) -> bool:
+    """Whether a call's result depends on its arguments only (no random or uninitialised data)."""
+    return not any(word in str(node.target) for word in _NONDETERMINISTIC)
+
+
 def _foldable(node: torch.fx.Node, values: dict) -> bool:
     if node.op != "call_function" or not node.all_input_nodes or not node.users:
         return False
-    if any(word in str(node.target) for word in _NONDETERMINISTIC):
-        return False
-    return all(arg in values for arg in node.all_input_nodes)
+    return deterministic(node) and all(arg in values for arg in node.all_input_nodes)
 
 
-def _evaluate(node: torch.fx.Node, values: dict):
+def evaluate(node: torch.fx.Node, values: dict):
+    """A call's result, its input nodes read from ``values``."""
     args = torch.fx.node.map_arg(node.args, values.__getitem__)
     kwargs = torch.fx.node.map_arg(node.kwargs, values.__getitem__)
     with torch.no_grad():
@@ -49,7 +53,7 @@ def fold_constant_weights(model: torch.fx.GraphModule) -> int:
     for node in list(graph.nodes):
         if not _foldable(node, values):
             continue
-        value = _evaluate(node, values)
+        value = evaluate(node, values)
         if not isinstance(value, torch.Tensor):
             values[node] = value  # a tuple (split, chunk): its getitem users fold
             continue

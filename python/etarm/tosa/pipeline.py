@@ -5,6 +5,7 @@ Every TOSA-emitting target (Ethos-U, ...) starts from this list and adds its own
 
 from __future__ import annotations
 
+from etarm.passes.additive_masks_as_where import AdditiveMasksAsWhere
 from etarm.passes.base import Pass, Pipeline
 from etarm.passes.cancel_layout_changes import CancelLayoutChanges
 from etarm.passes.compute_small_integers_in_int32 import ComputeSmallIntegersInInt32
@@ -30,6 +31,7 @@ def tosa_passes(spec: TosaSpecification) -> list[Pass]:
         FoldConstantWeights(),
         DecomposeForAnnotation(),
         DecomposeRecurrentLayers(),
+        AdditiveMasksAsWhere(),
         LiftScalarOperands(),
         MakeKeptCompositeOutputsContiguous(),
     ]
