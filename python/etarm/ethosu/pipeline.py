@@ -24,6 +24,7 @@ from etarm.ethosu.passes.rescales_before_slices_and_tiles import RescalesBeforeS
 from etarm.ethosu.passes.subsample_strided_convolutions import SubsampleStridedConvolutions
 from etarm.ethosu.passes.sums_in_steps import SumsInSteps
 from etarm.ethosu.passes.transposes_at_lowest_rank import TransposesAtLowestRank
+from etarm.ethosu.passes.transposes_with_unit_axes_in_place import TransposesWithUnitAxesInPlace
 from etarm.ethosu.passes.trivial_transposes_as_reshapes import TrivialTransposesAsReshapes
 from etarm.cortex_m.pipeline import cortex_m_passes
 from etarm.passes.base import Pass, Pipeline, on_cpu_part
@@ -60,6 +61,7 @@ def npu_rewrites(family: str) -> list[Pass]:
         NarrowTransposes(),
         TrivialTransposesAsReshapes(),
         TransposesAtLowestRank(),
+        TransposesWithUnitAxesInPlace(),
         PointwiseRowsAsBatch(),
     ]
 
