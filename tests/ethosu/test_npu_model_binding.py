@@ -14,7 +14,7 @@ import torch
 from etarm.compiler import compile_model
 from etarm.ethosu.payload import EthosUPayload, PayloadError
 from etarm.npu_model import NpuModelError, run_payload
-from etarm.testing.npu_model_reference import npu_model_differences
+from etarm.testing.npu_model_reference import index_ranges, npu_model_differences
 from etarm.tosa.reference_model import run_tosa
 
 TARGET = "ethos-u55-128"
@@ -100,3 +100,22 @@ def test_bad_arguments_are_clear_errors():
         run_payload(payload, TARGET, [inputs[0].astype(np.int16), inputs[1]])
     with pytest.raises(PayloadError):
         run_payload(payload[:-16], TARGET, inputs)
+
+
+class IndexSelect(torch.nn.Module):
+    def forward(self, x, indices):
+        return torch.index_select(x * 2, 1, indices)
+
+
+def test_gather_indices_are_drawn_in_range_and_bit_exact_on_u85():
+    """An input GATHER reads as indices gets values in [0, K) only (TOSA requires them in range;
+    the reference model aborts on one outside), and the U85 gather DMA equals TOSA's GATHER."""
+    inputs = (torch.randn(4, 10), torch.tensor([9, 0, 3], dtype=torch.int32))
+    with tempfile.TemporaryDirectory() as work:
+        partition = compile_model(
+            IndexSelect().eval(), inputs, "ethos-u85-256", quantize=True, intermediates_dir=work
+        ).report["partitions"][0]
+        with open(partition["payload_file"], "rb") as payload, open(partition["tosa_file"], "rb") as tosa:
+            payload, flatbuffer = payload.read(), tosa.read()
+    assert index_ranges(flatbuffer) == {1: (0, 9)}
+    assert npu_model_differences(payload, flatbuffer, "ethos-u85-256", seed=3) == {}

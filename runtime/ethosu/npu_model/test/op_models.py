@@ -82,6 +82,12 @@ def _models():
         "pad": (torch.nn.ConstantPad2d((1, 2, 0, 1), 0.5), (_r(1, 3, 4, 4),)),
         "slice": (Unary(lambda x: x[:, 1:5, ::2, 1:] * 1.0), (_r(1, 6, 6, 6),)),
         "flip": (Unary(lambda x: torch.flip(x, [2]) * 1.0), (_r(1, 6, 5, 4),)),
+        # Ethos-U85's indexed DMAs: a gather and a scatter (TOSA GATHER / SCATTER).
+        "index_select": (Unary(lambda x: torch.index_select(x, 1, torch.tensor([3, 0, 2, 2, 5]))), (_r(2, 6, 8),)),
+        "index_put": (
+            Binary(lambda x, v: torch.ops.aten.index_put.default(x, [torch.tensor([4, 0, 2])], v, False)),
+            (_r(6, 8), _r(3, 8)),
+        ),
     }
 
 
