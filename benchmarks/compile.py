@@ -8,7 +8,8 @@ Both read the same model file (a built-in etarm model exposed as ModelUnderTest/
 The two tools alternate, and which goes first flips from one pair to the next, so load from
 other work on the machine falls on both alike. Wall time is what a user waits for; CPU time
 (user + system, of the process and its children) is printed too because it is less sensitive
-to that load.
+to that load, and so is each compile's peak resident memory (the largest of the process and
+its children).
 
     ./bazelw run //benchmarks:compile [-- --models add,mlp --repetitions 5 --json out.json]
 """
@@ -20,12 +21,12 @@ import dataclasses
 import datetime
 import os
 import platform
-import resource
 import signal
 import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 from benchmarks.benchmark_results import default_json_path, write_json  # ethosu.py uses them through this module too
@@ -48,6 +49,7 @@ class Run:
     cpu_s: float
     ok: bool
     detail: str = ""
+    peak_mb: float = 0.0
 
 
 def _is_quantized(target: str) -> bool:
@@ -73,24 +75,27 @@ def _written(output: str) -> bool:
 
 
 def timed_run(command: list[str], output: str, cwd: str, env: dict, timeout: float) -> Run:
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     # Own process group: a timeout stops the tool's children too (Bazel's launcher forks Python).
     proc = subprocess.Popen(
         command, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True
     )
-    try:
-        log, _ = proc.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        log, _ = proc.communicate()
-        log += f"\n(timed out after {timeout:.0f} s)"
+    timer = threading.Timer(timeout, os.killpg, (proc.pid, signal.SIGKILL))
+    timer.start()
+    log = proc.stdout.read()
+    # wait4 rather than Popen.wait: the child's own resource use, peak memory included.
+    _pid, status, usage = os.wait4(proc.pid, 0)
+    timed_out = not timer.is_alive()
+    timer.cancel()
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    proc.stdout.close()
     wall = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    ok = proc.returncode == 0 and _written(output)
+    if timed_out:
+        log += f"\n(timed out after {timeout:.0f} s)"
+    cpu = usage.ru_utime + usage.ru_stime
+    ok = proc.returncode == 0 and not timed_out and _written(output)
     detail = "" if ok else f"exit code {proc.returncode}; last output:\n" + "\n".join(log.splitlines()[-15:])
-    return Run(round(wall, 3), round(cpu, 3), ok, detail)
+    return Run(round(wall, 3), round(cpu, 3), ok, detail, round(usage.ru_maxrss / 1024, 1))
 
 
 # --- shared with benchmarks/ethosu.py -----------------------------------------------------------
@@ -157,6 +162,8 @@ def summarize(runs: dict, models: list[str], targets: list[str]) -> list[dict]:
                     "failures": [r.detail for r in samples if not r.ok],
                     "median_wall_s": _median([r.wall_s for r in good]),
                     "median_cpu_s": _median([r.cpu_s for r in good]),
+                    "peak_mb": [r.peak_mb for r in samples],
+                    "median_peak_mb": _median([r.peak_mb for r in good]),
                 }
             ours, peer = row["etarm"]["median_wall_s"], row["peer"]["median_wall_s"]
             row["ratio"] = round(ours / peer, 3) if ours and peer else None
@@ -171,14 +178,14 @@ def format_table(rows: list[dict]) -> str:
         return f"{value:.{digits}f}" if value is not None else "failed"
 
     lines = [
-        "| model | target | etarm s | peer s | ratio | etarm CPU s | peer CPU s | CPU ratio |",
-        "|---|---|--:|--:|--:|--:|--:|--:|",
+        "| model | target | etarm s | peer s | ratio | etarm CPU s | peer CPU s | CPU ratio | etarm MB | peer MB |",
+        "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|",
     ]
     for r in rows:
         lines.append(
             f"| {r['model']} | {r['target']} | {num(r['etarm']['median_wall_s'])} | {num(r['peer']['median_wall_s'])} "
             f"| {num(r['ratio'], 2)} | {num(r['etarm']['median_cpu_s'])} | {num(r['peer']['median_cpu_s'])} "
-            f"| {num(r['cpu_ratio'], 2)} |"
+            f"| {num(r['cpu_ratio'], 2)} | {num(r['etarm']['median_peak_mb'], 0)} | {num(r['peer']['median_peak_mb'], 0)} |"
         )
     return "\n".join(lines)
 
@@ -222,7 +229,9 @@ def main(argv: list[str] | None = None) -> int:
                     for tool in order:
                         run = compile_once(tool, model, target, f"{model}_{rep}")
                         runs[(model, target, tool)].append(run)
-                        status = f"{run.wall_s:6.2f} s wall {run.cpu_s:6.2f} s CPU" if run.ok else "FAILED"
+                        status = (
+                            f"{run.wall_s:6.2f} s wall {run.cpu_s:6.2f} s CPU {run.peak_mb:6.0f} MB" if run.ok else "FAILED"
+                        )
                         print(f"[{rep + 1}/{args.repetitions}] {tool:5} {model:12} {target:20} {status}", flush=True)
                         if not run.ok:
                             print(run.detail, flush=True)
@@ -246,7 +255,7 @@ def main(argv: list[str] | None = None) -> int:
     }
     write_json(json_path, result)
     print()
-    print(f"median of {args.repetitions} fresh-process compiles; ratio = etarm / peer (goal: <= 0.5)")
+    print(f"median of {args.repetitions} fresh-process compiles; ratio = etarm / peer (goal: <= 0.3)")
     print(format_table(rows))
     print(f"wrote {json_path}")
     return exit_status(sum(len(r[tool]["failures"]) for r in rows for tool in TOOLS))
