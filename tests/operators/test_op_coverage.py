@@ -36,7 +36,7 @@ QDQ = frozenset(
 ETHOS_U = ("ethos-u55-128", "ethos-u85-256")
 # The Ethos-U targets the NPU model (etarm.npu_model) runs: their partitions must compute
 # exactly what their .tosa computes on the TOSA reference model.
-NPU_MODEL_TARGETS = ("ethos-u55-128",)
+NPU_MODEL_TARGETS = ("ethos-u55-128", "ethos-u85-256")
 FP_TOLERANCE = 1e-5  # atol and rtol, as assert_close_to_torch
 INT_MAX_LSB = 1.0  # as assert_quantized_close
 
