@@ -7,6 +7,10 @@ is quantization's, what the partition adds on top is bounded here. Bounds are pe
 measured, with about one step of headroom; as in test_models_int.py, the reference model rounds
 each int32 accumulator once where the eager model rounds float products, and the look-up-table
 ops (softmax's exp, GELU, SiLU, sigmoid) add their own error, which attention layers compound.
+The attention networks' larger bounds are amplification, not one op's error: every op stays within
+one step, but a norm divides by a row's spread, and DeiT's class token (spread ~3 steps of the
+residual) or a llama position of small norm (mean square 2 steps) turns one step of a flipped
+rounding into 9-30 steps downstream; the logits read the class token alone.
 The recurrent networks are in test_recurrent_int.py.
 """
 
@@ -22,8 +26,8 @@ NETWORKS = {
     "wav2letter": 1,
     "mobilenet_v1_025": 1,
     "resnet18": 2,
-    "llama": 16,
-    "conformer_block": 4,
+    "llama": 9,
+    "conformer_block": 3,
     "mobilenet_v2": 2,
     "efficientnet_b0": 2,
     "resnet50": 2,

@@ -79,15 +79,16 @@ def attention(**options) -> Fn:
 
 
 def check_attention(module, inputs, target, tmp_path, quantizer=None) -> QuantizedRun:
-    """1 LSB of the quantized model; scores, then the weights' two int8 halves (one int16
-    MATMUL for int8 v when int16 is allowed); no float EXP or RECIPROCAL; accepted by Vela
-    (int16 TABLE and MATMUL: U85 only)."""
+    """1 LSB of the quantized model; scores, then the weights' three int8 pieces (two int16
+    halves for int16 v; one int16 MATMUL for int8 v when int16 is allowed); no float EXP or
+    RECIPROCAL; accepted by Vela (int16 TABLE and MATMUL: U85 only)."""
     run = assert_quantized_close(module, inputs, target, max_lsb=1, quantizer=quantizer)
     partition = run.result.report["partitions"][0]
     int16 = target == INT16 and quantizer is None
     assert partition["outputs"][0]["qdtype"] == ("int16" if int16 else "int8")
     ops = partition["tosa_ops"]
-    assert ops.count("MATMUL") == (2 if quantizer is not None else 3) and "EXP" not in ops and "RECIPROCAL" not in ops
+    matmuls = 2 if quantizer is not None else 3 if int16 else 4
+    assert ops.count("MATMUL") == matmuls and "EXP" not in ops and "RECIPROCAL" not in ops
     npus = ("ethos-u85-256",) if target == INT16 else ETHOS_U
     compile_pte_partition_with_vela(run.result.pte, npus, tmp_path)
     return run
