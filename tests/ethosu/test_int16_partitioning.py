@@ -61,3 +61,11 @@ def distinct_samples():
 @pytest.mark.parametrize("sample", distinct_samples())
 def test_every_op_sample_compiles_with_int16_activations(sample, target):
     int16_compile(sample.module(), sample.inputs(), target)  # CPU fallback is fine, a failure is not
+
+
+def test_u55_rejected_int16_softmax_runs_as_a_cortex_m_kernel():
+    fn, shapes, op, _ = CASES["softmax"]
+    torch.manual_seed(0)
+    result = int16_compile(Fn(fn), tuple(torch.rand(shape) + 0.1 for shape in shapes), "ethos-u55-128")
+    assert [c["kernel"] for c in result.report["cpu_ops"] if c["op"] == op] == ["cortex_m"]
+    assert b"cortex_m::quantized_softmax_int16" in result.pte
