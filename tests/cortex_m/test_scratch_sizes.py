@@ -1,0 +1,61 @@
+"""python/etarm/cortex_m/scratch_sizes.py against CMSIS-NN's own size functions built on the host: the _mve and _dsp
+functions and the plain build's (SCALAR), for every convolution wrapper branch over a grid of shapes."""
+
+import itertools
+import os
+import subprocess
+
+from etarm.cortex_m import scratch_sizes
+
+# (kind, N, H, W, C_in, C_out, KH, KW): 1x1s, one-row images, 3x3 and larger windows, more than 512 taps, batches,
+# depthwise with multipliers and channel counts around the MVE block of 124.
+SHAPES = [
+    ("conv", 1, 8, 8, 3, 8, 3, 3),
+    ("conv", 2, 5, 7, 13, 4, 1, 1),
+    ("conv", 1, 1, 12, 8, 6, 1, 3),
+    ("conv", 1, 1, 9, 3, 5, 1, 5),
+    ("conv", 1, 6, 6, 64, 16, 3, 3),
+    ("conv", 1, 4, 4, 7, 2, 2, 5),
+    ("depthwise", 1, 8, 8, 8, 8, 3, 3),
+    ("depthwise", 1, 9, 9, 130, 130, 5, 5),
+    ("depthwise", 2, 6, 6, 4, 4, 3, 3),
+    ("depthwise", 1, 7, 7, 3, 6, 3, 3),
+    ("depthwise", 1, 30, 30, 2, 2, 23, 23),
+    ("depthwise", 1, 5, 5, 16, 16, 1, 1),
+]
+WINDOWS = [((1, 1), (0, 0), (1, 1)), ((2, 1), (1, 1), (1, 1)), ((1, 2), (2, 0), (1, 1)), ((1, 1), (0, 1), (2, 1))]
+
+
+def cases():
+    for shape, (stride, padding, dilation), s16 in itertools.product(SHAPES, WINDOWS, (False, True)):
+        yield shape, stride, padding, dilation, s16
+
+
+def python_sizes(shape, stride, padding, dilation, s16):
+    kind, n, h, w, c_in, c_out, kh, kw = shape
+    if kind == "conv":
+        return [
+            scratch_sizes.convolve_wrapper(path, s16, (n, h, w, c_in), (kh, kw), stride, padding, dilation)
+            for path in scratch_sizes.CODE_PATHS
+        ]
+    return [
+        scratch_sizes.depthwise_conv_wrapper(path, s16, (n, h, w, c_in), (kh, kw), c_out, padding, dilation)
+        for path in scratch_sizes.CODE_PATHS
+    ]
+
+
+def test_formulas_equal_the_host_built_size_functions():
+    all_cases = list(cases())
+    lines = [
+        " ".join(map(str, [shape[0], int(s16), *shape[1:], *stride, *padding, *dilation]))
+        for shape, stride, padding, dilation, s16 in all_cases
+    ]
+    tool = os.environ["CMSIS_NN_SCRATCH_SIZES"]
+    answer = subprocess.run([tool], input="\n".join(lines) + "\n", capture_output=True, text=True, check=True).stdout
+    host = [list(map(int, line.split())) for line in answer.splitlines()]
+    assert len(host) == len(all_cases)
+    differ = [(case, want, python_sizes(*case)) for case, want in zip(all_cases, host) if python_sizes(*case) != want]
+    assert not differ, differ[:5]
+    # The grid reaches every branch: non-zero sizes on each path, and paths that disagree.
+    assert all(any(sizes[i] for sizes in host) for i in range(3))
+    assert any(len(set(sizes)) == 3 for sizes in host)
