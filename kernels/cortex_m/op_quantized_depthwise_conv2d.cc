@@ -1,6 +1,7 @@
 // cortex_m::quantized_depthwise_conv2d.out(Tensor input, int input_zero_point, Tensor weight, Tensor bias,
 //     Tensor multipliers, Tensor shifts, int[] stride, int[] padding, int[] dilation, int depth_multiplier,
-//     int output_zero_point, int activation_min, int activation_max, *, Tensor(a!) out) -> Tensor(a!)
+//     int output_zero_point, int activation_min, int activation_max, int scratch_bytes, *, Tensor(a!) out)
+//     -> Tensor(a!)
 //
 // int8 NHWC input [N, H, W, C_in], symmetric int8 weights [1, KH, KW, C_out] with C_out = C_in * depth_multiplier,
 // output channel o reading input channel o / depth_multiplier only, the rest as cortex_m::quantized_conv2d:
@@ -8,7 +9,7 @@
 //                                           - input_zero_point) * weight[0, i, j, o]
 //   out[n, y, x, o] = clamp(rq(acc, multipliers[o], shifts[o]) + output_zero_point, activation_min, activation_max)
 // TOSA's DEPTHWISE_CONV2D, RESCALE (single rounding), CLAMP, in NHWC. arm_depthwise_conv_wrapper_s8, its scratch
-// buffer from the method's temporary allocator.
+// buffer (at least scratch_bytes, CMSIS-NN's size on the program's code path) from the method's temporary allocator.
 // int16 input and output (a16w8): zero points 0, an int64 bias, arm_depthwise_conv_wrapper_s16, whose rq uses the
 // multiplier's top 15 bits (python/etarm/cortex_m/ops/library.py rescale_s16).
 // python/etarm/cortex_m/passes/quantized_depthwise_conv2d_as_cmsis_nn.py.
@@ -46,10 +47,10 @@ void quantized_depthwise_conv2d_out(KernelRuntimeContext& ctx, Span<EValue*> sta
   const int32_t bytes = a.s16
       ? arm_depthwise_conv_wrapper_s16_get_buffer_size(&params, &input_dims, &filter_dims, &output_dims)
       : arm_depthwise_conv_wrapper_s8_get_buffer_size(&params, &input_dims, &filter_dims, &output_dims);
-  cmsis_nn_context context = {nullptr, bytes};
-  ETARM_KERNEL_CHECK(
-      ctx, cortex_m::scratch_buffer(ctx, bytes, &context.buf), "%s: no temporary memory for a %d byte scratch buffer",
-      kName, static_cast<int>(bytes));
+  cmsis_nn_context context = {nullptr, 0};
+  if (!cortex_m::recorded_scratch(ctx, kName, a.scratch_bytes, bytes, &context.buf, &context.size)) {
+    return;
+  }
   const int8_t* weight = a.weight->const_data_ptr<int8_t>();
   const arm_cmsis_nn_status status = a.s16
       ? arm_depthwise_conv_wrapper_s16(

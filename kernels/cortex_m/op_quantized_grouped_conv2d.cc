@@ -1,6 +1,7 @@
 // cortex_m::quantized_grouped_conv2d.out(Tensor input, int input_zero_point, Tensor weight, Tensor bias,
 //     Tensor multipliers, Tensor shifts, int[] stride, int[] padding, int[] dilation, int groups,
-//     int output_zero_point, int activation_min, int activation_max, *, Tensor(a!) out) -> Tensor(a!)
+//     int output_zero_point, int activation_min, int activation_max, int scratch_bytes, *, Tensor(a!) out)
+//     -> Tensor(a!)
 //
 // int8 NHWC input [N, H, W, C_in], symmetric int8 weights OHWI [C_out, KH, KW, C_in / groups], C_in and C_out
 // multiples of groups; output channel o (of group g = o / (C_out / groups)) reads input channels
@@ -103,16 +104,18 @@ void quantized_grouped_conv2d_out(KernelRuntimeContext& ctx, Span<EValue*> stack
   const int32_t bytes = a.s16
       ? arm_convolve_wrapper_s16_get_buffer_size(&params, &input_dims, &filter_dims, &output_dims)
       : arm_convolve_wrapper_s8_get_buffer_size(&params, &input_dims, &filter_dims, &output_dims);
-  cmsis_nn_context context = {nullptr, bytes};
+  cmsis_nn_context context = {nullptr, 0};
+  if (!cortex_m::recorded_scratch(ctx, kName, a.scratch_bytes, bytes, &context.buf, &context.size)) {
+    return;
+  }
   void* group_input;
   void* group_output;
   ETARM_KERNEL_CHECK(
       ctx,
-      cortex_m::scratch_buffer(ctx, bytes, &context.buf) &&
-          cortex_m::scratch_buffer(ctx, static_cast<int32_t>(group_in_bytes), &group_input) &&
+      cortex_m::scratch_buffer(ctx, static_cast<int32_t>(group_in_bytes), &group_input) &&
           cortex_m::scratch_buffer(ctx, static_cast<int32_t>(group_out_bytes), &group_output),
-      "%s: no temporary memory for the %d + %d + %d bytes of a group's buffers", kName, static_cast<int>(bytes),
-      static_cast<int>(group_in_bytes), static_cast<int>(group_out_bytes));
+      "%s: no temporary memory for the %d + %d bytes of a group's buffers", kName, static_cast<int>(group_in_bytes),
+      static_cast<int>(group_out_bytes));
 
   int32_t failed_group = 0;
   const int32_t count = static_cast<int32_t>(groups);

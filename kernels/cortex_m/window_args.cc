@@ -47,7 +47,7 @@ int32_t output_extent(int32_t in, int32_t kernel, int32_t stride, int32_t paddin
 
 const char* conv2d_args(
     Span<EValue*> stack, size_t output_at, OutChannelsAt layout, Conv2dArgs* a, bool int16_allowed) {
-  if (stack.size() != output_at + 5) {
+  if (stack.size() != output_at + 6) {
     return "wrong number of arguments";
   }
   a->input = tensor_arg(stack, 0);
@@ -55,10 +55,11 @@ const char* conv2d_args(
   a->bias = tensor_arg(stack, 3);
   a->multipliers = tensor_arg(stack, 4);
   a->shifts = tensor_arg(stack, 5);
-  a->out = tensor_arg(stack, output_at + 3);
+  a->out = tensor_arg(stack, output_at + 4);
   if (!a->input || !a->weight || !a->bias || !a->multipliers || !a->shifts || !a->out ||
       !int32_value(stack, 1, &a->input_zero_point) || !int32_value(stack, output_at, &a->output_zero_point) ||
       !int32_value(stack, output_at + 1, &a->activation_min) || !int32_value(stack, output_at + 2, &a->activation_max) ||
+      !int32_value(stack, output_at + 3, &a->scratch_bytes) ||
       !pair(stack, 6, 1, &a->stride_h, &a->stride_w) || !pair(stack, 7, 0, &a->padding_h, &a->padding_w) ||
       !pair(stack, 8, 1, &a->dilation_h, &a->dilation_w)) {
     return "bad arguments (stride and dilation >= 1, padding >= 0, each at most 65535)";
@@ -198,6 +199,31 @@ bool scratch_buffer(KernelRuntimeContext& ctx, int32_t bytes, void** buffer) {
     return false;
   }
   *buffer = memory.get();
+  return true;
+}
+
+bool recorded_scratch(
+    KernelRuntimeContext& ctx, const char* op, int32_t recorded, int32_t needed, void** buffer, int32_t* size) {
+#if defined(__ARM_ARCH_PROFILE) && __ARM_ARCH_PROFILE == 'M'
+  constexpr bool kRunsRecordedPath = true;
+#else
+  constexpr bool kRunsRecordedPath = false;
+#endif
+  if (recorded < 0 || (kRunsRecordedPath && recorded < needed)) {
+    ET_LOG(
+        Error,
+        "%s: the program records %d scratch bytes for CMSIS-NN, this image's call needs %d (a program compiled for "
+        "another CPU, or corrupt)",
+        op, static_cast<int>(recorded), static_cast<int>(needed));
+    ctx.fail(Error::InvalidArgument);
+    return false;
+  }
+  *size = recorded > needed ? recorded : needed;
+  if (!scratch_buffer(ctx, *size, buffer)) {
+    ET_LOG(Error, "%s: no temporary memory for a %d byte scratch buffer", op, static_cast<int>(*size));
+    ctx.fail(Error::MemoryAllocationFailed);
+    return false;
+  }
   return true;
 }
 

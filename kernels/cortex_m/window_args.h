@@ -3,8 +3,8 @@
 // cortex_m::quantized_conv2d and cortex_m::quantized_depthwise_conv2d:
 // an int8 NHWC input, an input zero point, int8 weights (the op's layout: [C_out, KH, KW, C_in] or
 // [1, KH, KW, C_out]), an int32 bias [C_out], int32 multipliers/shifts [C_out], stride/padding/dilation as [h, w],
-// then (after any op-specific ints) the output zero point, the clamp range and the NHWC int8 out tensor, resized
-// to [N, OH, OW, C_out]. python/etarm/cortex_m/ops/convolution.py. Where the kernel allows int16 activations
+// then (after any op-specific ints) the output zero point, the clamp range, the scratch bytes recorded for CMSIS-NN
+// and the NHWC int8 out tensor, resized to [N, OH, OW, C_out]. python/etarm/cortex_m/ops/convolution.py. Where the kernel allows int16 activations
 // (a16w8): an int16 input and output, zero points 0, an int64 bias, the clamp within [-32767, 32767].
 #pragma once
 
@@ -28,6 +28,8 @@ struct Conv2dArgs {
   // Input [n, in_h, in_w, in_c], kernel [kernel_h, kernel_w], output [n, out_h, out_w, out_c].
   int32_t n, in_h, in_w, in_c, kernel_h, kernel_w, out_h, out_w, out_c;
   bool s16;  // int16 activations and an int64 bias (a16w8)
+  // The scratch bytes the compiler recorded for CMSIS-NN on the program's code path (the op's last argument).
+  int32_t scratch_bytes;
 };
 
 // Where the weight's layout keeps the output channels: dim 0 (OHWI) or dim 3 (1HWC).
@@ -58,6 +60,14 @@ const char* pool2d_args(Span<EValue*> stack, Pool2dArgs* a);
 // CMSIS-NN's scratch buffer of `bytes` (its get_buffer_size answer for this build and these shapes) from the
 // method's temporary allocator: nullptr for 0 bytes; false when it cannot be had.
 bool scratch_buffer(KernelRuntimeContext& ctx, int32_t bytes, void** buffer);
+
+// CMSIS-NN's scratch for a call whose size function answers `needed`, checked against the `recorded` size the
+// compiler computed for the program's code path (python/etarm/cortex_m/scratch_sizes.py). A Cortex-M image runs that
+// path (cortex_m::cpu_variant checks), so a recorded size below the call's fails the kernel (corrupt, or compiled
+// for another path). Host and Linux builds run plain C as a model of every path, whose sizes can exceed another
+// path's: they take the larger. Logs and fails `ctx` naming `op` when it returns false; `*size` is the buffer's.
+bool recorded_scratch(
+    KernelRuntimeContext& ctx, const char* op, int32_t recorded, int32_t needed, void** buffer, int32_t* size);
 
 } // namespace cortex_m
 } // namespace kernels

@@ -37,7 +37,7 @@ def test_activations_left_alone_become_requantizing_clamps():
     program = CortexMPassManager(edge_program(quantized, inputs)).transform()
     assert not [n for n in calls(program) if str(n.target).split(".")[-2] in ("relu", "hardtanh", "clamp")]
     (conv,) = calls(program, "cortex_m.quantized_conv2d.default")
-    assert conv.args[-2] == conv.args[-3]  # the first relu: the conv's clamp from its zero point
+    assert conv.args[-3] == conv.args[-4]  # the first relu: the conv's clamp from its zero point
     clamps = calls(program, _CLAMP)
     assert len(clamps) == 2  # the relu after the mean is dropped: the mean's output steps start at its 0.0
     for clamp in clamps:

@@ -87,8 +87,11 @@ def test_constants_are_in_cmsis_nn_layouts(per_channel):
         assert bias.numel() == m.numel() == s.numel() == channels  # one per output channel, also per tensor
         assert bool(((m >= 2**30) & (s <= 0) & (s >= -31)).all())
     # relu and relu6 are the clamps of the ops before them (their output ranges start at the zero point).
-    assert conv.args[-2] == conv.args[-3] and depthwise.args[-2] == depthwise.args[-3]
-    assert tuple(pointwise.args[-2:]) == (-128, 127)
+    assert conv.args[-3] == conv.args[-4] and depthwise.args[-3] == depthwise.args[-4]
+    assert tuple(pointwise.args[-3:-1]) == (-128, 127)
+    # Scratch bytes for cortex-m55's MVE path: the 3x3 over 3 channels keeps four 27-tap columns padded to 32; the
+    # depthwise with multiplier 2 (arm_depthwise_conv_s8) and the 1x1 need none.
+    assert [conv.args[-1], depthwise.args[-1], pointwise.args[-1]] == [128, 0, 0]
     # NHWC from op to op: the only permutes are the input's and the output's.
     permutes = calls(program, _TRANSPOSE)
     assert [list(p.args[1]) for p in permutes] == [[0, 2, 3, 1], [0, 3, 1, 2]]
@@ -170,7 +173,7 @@ def test_grouped_convolutions_become_one_op_each_with_ohwi_weights_per_group(per
         assert weight.dtype == torch.int8 and tuple(weight.shape) == shape
         assert node.args[9] == groups
         assert all(_constant(program, a).numel() == shape[0] for a in node.args[3:6])
-    assert grouped.args[-2] == grouped.args[-3]  # relu: its clamp starts at the zero point
+    assert grouped.args[-3] == grouped.args[-4]  # relu: its clamp starts at the zero point
     _within_one_step(program.module()(*inputs), quantized(*inputs))
 
 

@@ -60,7 +60,7 @@ def test_means_over_h_and_w_become_cortex_m_ops_on_the_convs_nhwc_result():
     for mean in means:
         x_zp, multiplier, shift, out_zp, lo, hi = mean.args[1:]
         out = qparams_of(_quantize_after(next(iter(mean.users))))
-        assert (x_zp, out_zp, lo, hi) == (conv.args[-3], out.zero_point, -128, 127)
+        assert (x_zp, out_zp, lo, hi) == (conv.args[-4], out.zero_point, -128, 127)
         assert x.scale != out.scale  # quantized unlike its input: the kernel rescales
         real = multiplier * 2.0 ** (shift - 31)
         assert abs(real / (x.scale / (7 * 5 * out.scale)) - 1) < 2**-29

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "arm_nnfunctions.h"
 #include "kernels/cortex_m/test/requantize_reference.h"
 #include "kernels/testing/harness.h"
 
@@ -41,6 +42,23 @@ struct Conv2dCase {
   }
   int32_t out_w() const {
     return (w + 2 * pad_w - dil_w * (kernel_w - 1) - 1) / stride_w + 1;
+  }
+  // The scratch_bytes argument: what CMSIS-NN's size function of this build answers (the compiler records it for
+  // the code path of the CPU the image runs: python/etarm/cortex_m/scratch_sizes.py). A grouped conv's is per group.
+  int32_t scratch_bytes() const {
+    const cmsis_nn_dims input = {n, h, w, depthwise ? in_c : in_c / groups};
+    const cmsis_nn_dims output = {n, out_h(), out_w(), depthwise ? out_c : out_c / groups};
+    if (depthwise) {
+      const cmsis_nn_dw_conv_params params = {
+          0, 0, out_c / in_c, {stride_w, stride_h}, {pad_w, pad_h}, {dil_w, dil_h}, {act_min, act_max}};
+      const cmsis_nn_dims filter = {1, kernel_h, kernel_w, out_c};
+      return s16 ? arm_depthwise_conv_wrapper_s16_get_buffer_size(&params, &input, &filter, &output)
+                 : arm_depthwise_conv_wrapper_s8_get_buffer_size(&params, &input, &filter, &output);
+    }
+    const cmsis_nn_conv_params params = {0, 0, {stride_w, stride_h}, {pad_w, pad_h}, {dil_w, dil_h}, {act_min, act_max}};
+    const cmsis_nn_dims filter = {out_c / groups, kernel_h, kernel_w, in_c / groups};
+    return s16 ? arm_convolve_wrapper_s16_get_buffer_size(&params, &input, &filter, &output)
+               : arm_convolve_wrapper_s8_get_buffer_size(&params, &input, &filter, &output);
   }
   std::vector<int32_t> weight_sizes() const {
     return depthwise ? std::vector<int32_t>{1, kernel_h, kernel_w, out_c}

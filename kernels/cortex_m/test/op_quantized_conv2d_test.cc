@@ -16,12 +16,16 @@ using namespace etarm::kernels::testing;
 
 constexpr const char* kOp = "cortex_m::quantized_conv2d.out";
 
-Error call(Conv2dData& d, TestTensor& input, TestTensor& out) {
+Error call_with_scratch(Conv2dData& d, TestTensor& input, TestTensor& out, int64_t scratch_bytes) {
   const Conv2dCase& c = d.c;
   return KernelCall(kOp)
       .tensor(input).integer(c.input_zp).tensor(d.weight).tensor(d.bias).tensor(d.multipliers).tensor(d.shifts)
       .ints({c.stride_h, c.stride_w}).ints({c.pad_h, c.pad_w}).ints({c.dil_h, c.dil_w})
-      .integer(c.output_zp).integer(c.act_min).integer(c.act_max).out(out).run();
+      .integer(c.output_zp).integer(c.act_min).integer(c.act_max).integer(scratch_bytes).out(out).run();
+}
+
+Error call(Conv2dData& d, TestTensor& input, TestTensor& out) {
+  return call_with_scratch(d, input, out, d.c.scratch_bytes());
 }
 
 void check(const Conv2dCase& c, uint32_t seed) {
@@ -96,17 +100,38 @@ TEST(QuantizedConv2d, RejectsBadArguments) {
   EXPECT_EQ(call(d, d.input, out), Error::Ok);
   EXPECT_EQ(KernelCall(kOp).tensor(d.input).integer(0).tensor(d.weight).tensor(d.bias).tensor(d.multipliers)
                 .tensor(d.shifts).ints({0, 1}).ints({0, 0}).ints({1, 1}).integer(0).integer(-128).integer(127)
-                .out(out).run(),
+                .integer(d.c.scratch_bytes()).out(out).run(),
             Error::InvalidArgument);  // stride 0
   TestTensor short_bias(ScalarType::Int, {5});
   EXPECT_EQ(KernelCall(kOp).tensor(d.input).integer(0).tensor(d.weight).tensor(short_bias).tensor(d.multipliers)
                 .tensor(d.shifts).ints({1, 1}).ints({0, 0}).ints({1, 1}).integer(0).integer(-128).integer(127)
-                .out(out).run(),
+                .integer(d.c.scratch_bytes()).out(out).run(),
             Error::InvalidArgument);
   EXPECT_EQ(KernelCall(kOp).tensor(d.input).integer(200).tensor(d.weight).tensor(d.bias).tensor(d.multipliers)
                 .tensor(d.shifts).ints({1, 1}).ints({0, 0}).ints({1, 1}).integer(0).integer(-128).integer(127)
-                .out(out).run(),
+                .integer(d.c.scratch_bytes()).out(out).run(),
             Error::InvalidArgument);  // input zero point beyond int8
+}
+
+// The scratch size the program records for its code path against the call's: a Cortex-M image runs that path, so
+// less is an Error; host builds model every path with plain C and take the larger (a program for MVE records 0 for
+// a 1xN conv, whose plain C needs a buffer). No record (-1) is an Error everywhere.
+TEST(QuantizedConv2d, ChecksTheRecordedScratchSize) {
+  Conv2dCase c{1, 6, 6, 8, 3, 3, 4};  // arm_convolve_s8: a scratch buffer on every code path
+  Conv2dData d(c, 8, 0.002);
+  TestTensor out(ScalarType::Char, {1, 4, 4, 4});
+  TestTensor want(ScalarType::Char, {1, 4, 4, 4});
+  d.reference(want);
+  ASSERT_GT(c.scratch_bytes(), 0);
+  EXPECT_EQ(call_with_scratch(d, d.input, out, -1), Error::InvalidArgument);
+#if defined(__ARM_ARCH_PROFILE) && __ARM_ARCH_PROFILE == 'M'
+  EXPECT_EQ(call_with_scratch(d, d.input, out, c.scratch_bytes() - 1), Error::InvalidArgument);
+#else
+  ASSERT_EQ(call_with_scratch(d, d.input, out, 0), Error::Ok);
+  EXPECT_TENSOR_EQ(out, want);
+#endif
+  ASSERT_EQ(call_with_scratch(d, d.input, out, c.scratch_bytes()), Error::Ok);
+  EXPECT_TENSOR_EQ(out, want);
 }
 
 TEST(QuantizedConv2dS16, PaddedStridedDilatedAndWide) {
@@ -144,7 +169,7 @@ TEST(QuantizedConv2dS16, RejectsOffsetsMixedTypesAndNarrowBiases) {
   TestTensor int32_bias(ScalarType::Int, {6});
   EXPECT_EQ(KernelCall(kOp).tensor(d.input).integer(0).tensor(d.weight).tensor(int32_bias).tensor(d.multipliers)
                 .tensor(d.shifts).ints({1, 1}).ints({0, 0}).ints({1, 1}).integer(0).integer(-32767).integer(32767)
-                .out(out).run(),
+                .integer(d.c.scratch_bytes()).out(out).run(),
             Error::InvalidArgument);
 }
 

@@ -21,7 +21,7 @@ Error call(Conv2dData& d, TestTensor& input, TestTensor& out, int64_t multiplier
   return KernelCall(kOp)
       .tensor(input).integer(c.input_zp).tensor(d.weight).tensor(d.bias).tensor(d.multipliers).tensor(d.shifts)
       .ints({c.stride_h, c.stride_w}).ints({c.pad_h, c.pad_w}).ints({c.dil_h, c.dil_w}).integer(multiplier)
-      .integer(c.output_zp).integer(c.act_min).integer(c.act_max).out(out).run();
+      .integer(c.output_zp).integer(c.act_min).integer(c.act_max).integer(c.scratch_bytes()).out(out).run();
 }
 
 Conv2dCase depthwise(int32_t n, int32_t h, int32_t w, int32_t channels, int32_t kernel, int32_t multiplier) {

@@ -19,7 +19,7 @@ Error call(Conv2dData& d, TestTensor& input, int64_t groups, TestTensor& out) {
   return KernelCall(kOp)
       .tensor(input).integer(c.input_zp).tensor(d.weight).tensor(d.bias).tensor(d.multipliers).tensor(d.shifts)
       .ints({c.stride_h, c.stride_w}).ints({c.pad_h, c.pad_w}).ints({c.dil_h, c.dil_w}).integer(groups)
-      .integer(c.output_zp).integer(c.act_min).integer(c.act_max).out(out).run();
+      .integer(c.output_zp).integer(c.act_min).integer(c.act_max).integer(c.scratch_bytes()).out(out).run();
 }
 
 void check(const Conv2dCase& c, uint32_t seed) {

@@ -24,11 +24,13 @@ from etarm.cortex_m.passes.quantized_mul_as_cmsis_nn import QuantizedMulAsCmsisN
 from etarm.cortex_m.passes.quantized_pad_as_cortex_m import QuantizedPadAsCortexM
 from etarm.cortex_m.passes.quantized_permutes_as_cortex_m import QuantizedPermutesAsCortexM
 from etarm.cortex_m.passes.quantized_softmax_as_cmsis_nn import QuantizedSoftmaxAsCmsisNn
-from etarm.cortex_m.passes.record_cpu_variant import RecordCpuVariant
+from etarm.cortex_m.passes.record_cpu_variant import CODE_PATH, RecordCpuVariant
+from etarm.cortex_m.passes.record_scratch_sizes import RecordScratchSizes
 from etarm.passes.base import Pass, Pipeline
 
 
-def cortex_m_passes() -> list[Pass]:
+def cortex_m_passes(code_path: str = "MVE") -> list[Pass]:
+    """``code_path``: CMSIS-NN's path on the CPU that runs the program (MVE: the M55/M85 of an Ethos-U image)."""
     return [
         # Before the add and mul rewrites, which take results quantized directly.
         QuantizeBeforeFusedActivations(),
@@ -52,9 +54,12 @@ def cortex_m_passes() -> list[Pass]:
         CancelLayoutPermutes(),
         # After CancelLayoutPermutes, which only sees aten permutes.
         QuantizedPermutesAsCortexM(),
+        # After every rewrite that makes a convolution.
+        RecordScratchSizes(code_path),
     ]
 
 
 def cortex_m_pipeline(target: str) -> Pipeline:
     # The CPU record is the Cortex-M target's own (an Ethos-U image's CPU is its board's).
-    return Pipeline(target, cortex_m_passes() + [RecordCpuVariant(target)])
+    record = RecordCpuVariant(target)  # refuses a target it does not know
+    return Pipeline(target, cortex_m_passes(CODE_PATH[record.target]) + [record])

@@ -8,22 +8,25 @@ The other arguments are quantized_conv2d's (per-output-channel requantization, [
 
 from __future__ import annotations
 
-from etarm.cortex_m.ops.convolution import WINDOW_ARGUMENTS, convolve_nhwc, output_nhwc
+from etarm.cortex_m.ops.convolution import SCRATCH_ARGUMENT, WINDOW_ARGUMENTS, convolve_nhwc, output_nhwc
 from etarm.cortex_m.ops.library import define
 
 ARGUMENTS = (
     "Tensor input, int input_zero_point, Tensor weight, Tensor bias, Tensor multipliers, Tensor shifts, "
-    f"{WINDOW_ARGUMENTS}, int depth_multiplier, int output_zero_point, int activation_min, int activation_max"
+    f"{WINDOW_ARGUMENTS}, int depth_multiplier, int output_zero_point, int activation_min, int activation_max, "
+    f"{SCRATCH_ARGUMENT}"
 )
 
 
-def quantized_depthwise_conv2d(x, x_zp, weight, bias, multipliers, shifts, stride, padding, dilation, mult, zp, lo, hi):
+def quantized_depthwise_conv2d(
+    x, x_zp, weight, bias, multipliers, shifts, stride, padding, dilation, mult, zp, lo, hi, scratch_bytes=-1
+):
     oihw = weight.permute(3, 0, 1, 2)  # [C_out, 1, KH, KW]
     groups = x.shape[3]
     return convolve_nhwc(x, x_zp, oihw, bias, multipliers, shifts, stride, padding, dilation, groups, zp, lo, hi)
 
 
-def _fake(x, x_zp, weight, bias, multipliers, shifts, stride, padding, dilation, mult, zp, lo, hi):
+def _fake(x, x_zp, weight, bias, multipliers, shifts, stride, padding, dilation, mult, zp, lo, hi, scratch_bytes=-1):
     return output_nhwc(x, weight.shape[1:3], weight.shape[3], stride, padding, dilation)
 
 
