@@ -1,6 +1,6 @@
 """etarm.runtime: runs a .pte in this process, on ExecuTorch's genuine host runtime through
 etarm's C++ runner (the ``_runtime`` extension), each delegate on its target family's host
-device (TOSA payloads on the TOSA reference model, Ethos-U55/U65 payloads on etarm's NPU
+device (TOSA payloads on the TOSA reference model, Ethos-U55/U65/U85 payloads on etarm's NPU
 model).
 
     program = etarm.runtime.Program(open("net.pte", "rb").read())
