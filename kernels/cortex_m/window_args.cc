@@ -130,12 +130,16 @@ const char* conv2d_args(
   return nullptr;
 }
 
-const char* pool2d_args(Span<EValue*> stack, Pool2dArgs* a) {
-  if (stack.size() != 8) {  // the arguments, out, and out again as the returned value
+const char* pool2d_args(Span<EValue*> stack, Pool2dArgs* a, bool with_scratch) {
+  const size_t out_at = with_scratch ? 7 : 6;
+  if (stack.size() != out_at + 2) {  // the arguments, out, and out again as the returned value
     return "wrong number of arguments";
   }
+  if (with_scratch && !int32_value(stack, 6, &a->scratch_bytes)) {
+    return "bad scratch_bytes";
+  }
   a->input = tensor_arg(stack, 0);
-  a->out = tensor_arg(stack, 6);
+  a->out = tensor_arg(stack, out_at);
   if (!a->input || !a->out || !pair(stack, 1, 1, &a->kernel_h, &a->kernel_w) ||
       !pair(stack, 2, 1, &a->stride_h, &a->stride_w) || !pair(stack, 3, 0, &a->padding_h, &a->padding_w) ||
       !int32_value(stack, 4, &a->activation_min) || !int32_value(stack, 5, &a->activation_max)) {

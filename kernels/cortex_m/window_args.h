@@ -51,11 +51,12 @@ struct Pool2dArgs {
   int32_t kernel_h, kernel_w, stride_h, stride_w, padding_h, padding_w;
   int32_t n, in_h, in_w, c, out_h, out_w;
   bool s16;  // int16 activations (a16w8)
+  int32_t scratch_bytes = 0;  // with_scratch: the scratch bytes recorded for CMSIS-NN (after the clamp range)
 };
 
-// Reads the arguments from the stack (input, kernel_size, stride, padding, activation_min, activation_max, out),
-// checks them and resizes out. Returns nullptr, or what is wrong.
-const char* pool2d_args(Span<EValue*> stack, Pool2dArgs* a);
+// Reads the arguments from the stack (input, kernel_size, stride, padding, activation_min, activation_max,
+// [scratch_bytes when `with_scratch`,] out), checks them and resizes out. Returns nullptr, or what is wrong.
+const char* pool2d_args(Span<EValue*> stack, Pool2dArgs* a, bool with_scratch = false);
 
 // CMSIS-NN's scratch buffer of `bytes` (its get_buffer_size answer for this build and these shapes) from the
 // method's temporary allocator: nullptr for 0 bytes; false when it cannot be had.

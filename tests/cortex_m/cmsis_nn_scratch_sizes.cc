@@ -1,6 +1,7 @@
 // Prints what the host-built CMSIS-NN size functions answer for each code path, for
 // tests/cortex_m/test_scratch_sizes.py to compare with python/etarm/cortex_m/scratch_sizes.py. Each stdin line:
-//   conv|depthwise s16(0|1) N H W C_in C_out KH KW stride_h stride_w pad_h pad_w dil_h dil_w
+//   conv|depthwise|avgpool s16(0|1) N H W C_in C_out KH KW stride_h stride_w pad_h pad_w dil_h dil_w
+// (an average pool reads W as its output width and C_in as its channels)
 // gives one line "MVE DSP SCALAR": the _mve and _dsp functions, and the plain function of this (plain C) build.
 #include <cstdio>
 #include <cstring>
@@ -42,6 +43,16 @@ int main() {
             "%d %d %d\n", arm_depthwise_conv_wrapper_s8_get_buffer_size_mve(&params, &input, &filter, &output),
             arm_depthwise_conv_wrapper_s8_get_buffer_size_dsp(&params, &input, &filter, &output),
             arm_depthwise_conv_wrapper_s8_get_buffer_size(&params, &input, &filter, &output));
+      }
+    } else if (std::strcmp(kind, "avgpool") == 0) {
+      if (s16) {
+        std::printf(
+            "%d %d %d\n", arm_avgpool_s16_get_buffer_size_mve(w, c_in), arm_avgpool_s16_get_buffer_size_dsp(w, c_in),
+            arm_avgpool_s16_get_buffer_size(w, c_in));
+      } else {
+        std::printf(
+            "%d %d %d\n", arm_avgpool_s8_get_buffer_size_mve(w, c_in), arm_avgpool_s8_get_buffer_size_dsp(w, c_in),
+            arm_avgpool_s8_get_buffer_size(w, c_in));
       }
     } else {
       std::fprintf(stderr, "unknown kind %s\n", kind);

@@ -13,6 +13,7 @@ from executorch.exir import EdgeCompileConfig, to_edge_transform_and_lower
 
 from etarm.compiler import compile_model, quantize_model
 from etarm.cortex_m import CortexMPassManager, CortexMQuantizer
+from etarm.cortex_m.passes.record_scratch_sizes import RecordScratchSizes
 from etarm.models import load_model
 from etarm.passes.fold_quantize_nodes import constant_reader
 from etarm.pte import cpu_operators
@@ -100,7 +101,11 @@ def test_constants_are_in_cmsis_nn_layouts(per_channel):
     assert pointwise.args[0] is pool and tuple(pool.args[1:]) == ([2, 2], [2, 2], [0, 0], -128, 127)
     (average,) = calls(program, _AVG_POOL)  # the quantizer shares its input's parameters with it
     assert average.args[0] is pointwise and permutes[1].args[0] is average
+    assert average.args[-1] == 0  # MVE's average pool needs no scratch
     _within_one_step(program.module()(*inputs), quantized(*inputs))
+    # For a DSP core (-t cortex-m4): the 3x3 conv's two int16 columns of 28 taps, one int32 per channel of the pool.
+    RecordScratchSizes("DSP").transform(program.graph_module, program)
+    assert [conv.args[-1], depthwise.args[-1], pointwise.args[-1], average.args[-1]] == [112, 0, 0, 24]
 
 
 class _Branches(torch.nn.Module):

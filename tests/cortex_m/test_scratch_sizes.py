@@ -1,5 +1,6 @@
 """python/etarm/cortex_m/scratch_sizes.py against CMSIS-NN's own size functions built on the host: the _mve and _dsp
-functions and the plain build's (SCALAR), for every convolution wrapper branch over a grid of shapes."""
+functions and the plain build's (SCALAR), for every convolution wrapper branch and the average pools over a grid of
+shapes."""
 
 import itertools
 import os
@@ -22,6 +23,8 @@ SHAPES = [
     ("depthwise", 1, 7, 7, 3, 6, 3, 3),
     ("depthwise", 1, 30, 30, 2, 2, 23, 23),
     ("depthwise", 1, 5, 5, 16, 16, 1, 1),
+    ("avgpool", 1, 8, 8, 7, 7, 2, 2),
+    ("avgpool", 2, 3, 5, 130, 130, 3, 3),
 ]
 WINDOWS = [((1, 1), (0, 0), (1, 1)), ((2, 1), (1, 1), (1, 1)), ((1, 2), (2, 0), (1, 1)), ((1, 1), (0, 1), (2, 1))]
 
@@ -38,6 +41,8 @@ def python_sizes(shape, stride, padding, dilation, s16):
             scratch_sizes.convolve_wrapper(path, s16, (n, h, w, c_in), (kh, kw), stride, padding, dilation)
             for path in scratch_sizes.CODE_PATHS
         ]
+    if kind == "avgpool":
+        return [scratch_sizes.avgpool(path, c_in) for path in scratch_sizes.CODE_PATHS]
     return [
         scratch_sizes.depthwise_conv_wrapper(path, s16, (n, h, w, c_in), (kh, kw), c_out, padding, dilation)
         for path in scratch_sizes.CODE_PATHS

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "arm_nnfunctions.h"
 #include "kernels/testing/harness.h"
 
 namespace {
@@ -17,10 +18,17 @@ struct Pool {
   int32_t kernel_h, kernel_w, stride_h, stride_w, pad_h = 0, pad_w = 0, act_min = -128, act_max = 127;
 };
 
+// The scratch_bytes argument: this build's size function (what the compiler records for the image's code path).
+int32_t scratch_bytes(TestTensor& input) {
+  const int32_t channels = input.sizes()[input.sizes().size() - 1];
+  return input.dtype() == ScalarType::Short ? arm_avgpool_s16_get_buffer_size(1, channels)
+                                            : arm_avgpool_s8_get_buffer_size(1, channels);
+}
+
 Error call(TestTensor& input, const Pool& p, TestTensor& out) {
   return KernelCall(kOp)
       .tensor(input).ints({p.kernel_h, p.kernel_w}).ints({p.stride_h, p.stride_w}).ints({p.pad_h, p.pad_w})
-      .integer(p.act_min).integer(p.act_max).out(out).run();
+      .integer(p.act_min).integer(p.act_max).integer(scratch_bytes(input)).out(out).run();
 }
 
 void check_values(TestTensor& input, const Pool& p) {

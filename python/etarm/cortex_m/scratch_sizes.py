@@ -1,4 +1,4 @@
-"""The scratch bytes CMSIS-NN's convolution wrappers ask for, per code path (MVE, DSP, SCALAR), ahead of time.
+"""The scratch bytes CMSIS-NN's convolution wrappers and average pools ask for, per code path (MVE, DSP, SCALAR), ahead of time.
 
 CMSIS-NN's ``*_get_buffer_size`` functions answer for the path their build selects; these are their documented
 formulas for each path, so the compiler can record in the program what the image for its CPU will need.
@@ -75,3 +75,8 @@ def depthwise_conv_wrapper(
     if path == "SCALAR" or (tuple(kernel_hw) == (3, 3) and max(padding) <= 1):
         return 0  # arm_depthwise_conv_3x3_s8, or the optimized kernel's plain C
     return in_c * window * 2
+
+
+def avgpool(path: str, channels: int) -> int:
+    """arm_avgpool_s8/_s16_get_buffer_size for ``path``: the DSP path sums each window's channels in int32s."""
+    return 4 * channels if path == "DSP" else 0

@@ -11,7 +11,7 @@ from etarm.cortex_m.ops.library import rescale, rescale_s16
 
 # The layout arguments both schemas take after their weights' requantization.
 WINDOW_ARGUMENTS = "int[] stride, int[] padding, int[] dilation"
-# The last argument of each convolution: the scratch bytes CMSIS-NN asks for on the code path of the CPU the program
+# The last argument of each op with a CMSIS-NN scratch buffer (convolutions, average pool): the scratch bytes CMSIS-NN asks for on the code path of the CPU the program
 # is compiled for (passes/record_scratch_sizes.py); -1 until that pass has run, which the kernels refuse.
 SCRATCH_ARGUMENT = "int scratch_bytes=-1"
 

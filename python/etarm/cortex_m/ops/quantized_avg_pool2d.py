@@ -4,18 +4,20 @@ arm_avgpool_s16).
 
 As CMSIS-NN computes it: the window's taps inside the input (padding is not counted) summed as raw integer values,
 divided by their count rounding half away from zero. Input and output share their quantization (no rescale, no zero
-point). No ceil mode. Windows as [h, w].
+point). No ceil mode. Windows as [h, w]; the last argument is the scratch bytes CMSIS-NN asks for on the program's
+code path (passes/record_scratch_sizes.py).
 """
 
 from __future__ import annotations
 
 import torch
 
+from etarm.cortex_m.ops.convolution import SCRATCH_ARGUMENT
 from etarm.cortex_m.ops.library import define
 from etarm.cortex_m.ops.quantized_max_pool2d import ARGUMENTS, pooled_shape
 
 
-def quantized_avg_pool2d(x, kernel_size, stride, padding, act_min, act_max):
+def quantized_avg_pool2d(x, kernel_size, stride, padding, act_min, act_max, scratch_bytes=-1):
     nchw = x.to(torch.float64).permute(0, 3, 1, 2)
     ones = torch.ones_like(nchw[:, :1])
     window = (kernel_size, stride, padding)
@@ -30,8 +32,8 @@ def quantized_avg_pool2d(x, kernel_size, stride, padding, act_min, act_max):
     return average.permute(0, 2, 3, 1).clamp(act_min, act_max).to(x.dtype).contiguous()
 
 
-def _fake(x, kernel_size, stride, padding, act_min, act_max):
+def _fake(x, kernel_size, stride, padding, act_min, act_max, scratch_bytes=-1):
     return torch.empty(pooled_shape(x, kernel_size, stride, padding), dtype=x.dtype, device=x.device)
 
 
-define("quantized_avg_pool2d", ARGUMENTS, quantized_avg_pool2d, _fake)
+define("quantized_avg_pool2d", f"{ARGUMENTS}, {SCRATCH_ARGUMENT}", quantized_avg_pool2d, _fake)

@@ -1,4 +1,4 @@
-"""RecordScratchSizes: gives each cortex_m convolution the scratch bytes CMSIS-NN asks for on the program's code path.
+"""RecordScratchSizes: gives each cortex_m convolution and average pool the scratch bytes CMSIS-NN asks for on the program's code path.
 
 CMSIS-NN's buffer sizes differ between its MVE, DSP and plain C builds (scratch_sizes.py); the compiler knows the
 CPU, so the program carries the size its image will need and the kernel checks its own call against it (an Error
@@ -17,8 +17,9 @@ from etarm.passes.base import ProgramPass
 CONV2D = exir_ops.edge.cortex_m.quantized_conv2d.default
 DEPTHWISE_CONV2D = exir_ops.edge.cortex_m.quantized_depthwise_conv2d.default
 GROUPED_CONV2D = exir_ops.edge.cortex_m.quantized_grouped_conv2d.default
+AVG_POOL2D = exir_ops.edge.cortex_m.quantized_avg_pool2d.default
 # Each op's arguments before scratch_bytes.
-ARGUMENT_COUNT = {CONV2D: 12, DEPTHWISE_CONV2D: 13, GROUPED_CONV2D: 13}
+ARGUMENT_COUNT = {CONV2D: 12, DEPTHWISE_CONV2D: 13, GROUPED_CONV2D: 13, AVG_POOL2D: 6}
 
 
 def _shape(node: torch.fx.Node) -> tuple[int, ...]:
@@ -26,7 +27,9 @@ def _shape(node: torch.fx.Node) -> tuple[int, ...]:
 
 
 def scratch_bytes(node: torch.fx.Node, code_path: str) -> int:
-    """What CMSIS-NN asks for on ``code_path`` for the convolution ``node`` (a grouped one: per group)."""
+    """What CMSIS-NN asks for on ``code_path`` for the convolution (a grouped one: per group) or pool ``node``."""
+    if node.target == AVG_POOL2D:
+        return scratch_sizes.avgpool(code_path, _shape(node.args[0])[3])
     x, _, weight, _, _, _, stride, padding, dilation = node.args[:9]
     n, h, w, c_in = _shape(x)
     s16 = x.meta["val"].dtype == torch.int16
@@ -43,7 +46,7 @@ def scratch_bytes(node: torch.fx.Node, code_path: str) -> int:
 
 
 class RecordScratchSizes(ProgramPass):
-    """Sets scratch_bytes of each cortex_m convolution to CMSIS-NN's size on the given code path."""
+    """Sets scratch_bytes of each cortex_m convolution and average pool to CMSIS-NN's size on the given code path."""
 
     def __init__(self, code_path: str):
         super().__init__()
