@@ -68,6 +68,7 @@ REWRITES = {
     ("encoder_layer", "ethos-u85-256"): {
         "trivial_transposes_as_reshapes": 2,
         "transposes_at_lowest_rank": 1,
+        "transposes_with_unit_axes_in_place": 1,
         "pointwise_rows_as_batch": 4,
     },
     ("embedding_ids", "ethos-u85-256"): {"pointwise_rows_as_batch": 1},  # 2096 -> 1860 cycles
