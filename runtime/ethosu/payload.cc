@@ -166,9 +166,15 @@ size_t dtype_size(ScalarType type) {
   }
 }
 
-// Checks the count of an inputs/outputs block; the entries themselves are checked by
-// check_entry once the region sizes are known.
-Error check_io_block(const RawBlock& block, const char* what, uint32_t* count, char* why, size_t why_size) {
+size_t io_entry_size(uint32_t shape_dims) {
+  return (static_cast<size_t>(shape_dims) + 3) * 4;  // shape, elem_size, offset, region
+}
+
+// Checks the count of an inputs/outputs block and sets *shape_dims to the entries' form (4,
+// or 6 for ExecuTorch 1.5's; left as is when the block is empty); the entries themselves are
+// checked by check_entry once the region sizes are known.
+Error check_io_block(const RawBlock& block, const char* what, uint32_t* count, uint32_t* shape_dims, char* why,
+                     size_t why_size) {
   if (block.size < 4) {
     return fail(why, why_size, "'%s' block of %zu bytes has no count", what, block.size);
   }
@@ -177,22 +183,41 @@ Error check_io_block(const RawBlock& block, const char* what, uint32_t* count, c
     return fail(why, why_size, "'%s' block: count %d (0..%u)", what, static_cast<int>(n),
                 static_cast<unsigned>(kMaxTensors));
   }
-  if (block.size != 4 + static_cast<size_t>(n) * kIoEntrySize) {
-    return fail(why, why_size, "'%s' block of %zu bytes does not hold %d entries of %zu bytes", what, block.size,
-                static_cast<int>(n), kIoEntrySize);
-  }
   *count = static_cast<uint32_t>(n);
-  return Error::Ok;
+  if (n == 0 && block.size == 4) {
+    return Error::Ok;
+  }
+  for (const uint32_t dims : {4u, kIoShapeDims6}) {
+    if (block.size == 4 + static_cast<size_t>(n) * io_entry_size(dims)) {
+      if (*shape_dims != 0 && *shape_dims != dims) {
+        return fail(why, why_size, "'%s' block: entries of %u dims after entries of %u", what,
+                    static_cast<unsigned>(dims), static_cast<unsigned>(*shape_dims));
+      }
+      *shape_dims = dims;
+      return Error::Ok;
+    }
+  }
+  return fail(why, why_size, "'%s' block of %zu bytes does not hold %d entries of %zu or %zu bytes", what,
+              block.size, static_cast<int>(n), io_entry_size(4), io_entry_size(kIoShapeDims6));
 }
 
-TensorEntry decode_entry(const uint8_t* io_block, const uint8_t* meta_block, uint32_t meta_index, uint32_t index) {
-  const uint8_t* p = io_block + 4 + static_cast<size_t>(index) * kIoEntrySize;
+TensorEntry decode_entry(const uint8_t* io_block, uint32_t shape_dims, const uint8_t* meta_block,
+                         uint32_t meta_index, uint32_t index) {
+  const uint8_t* p = io_block + 4 + static_cast<size_t>(index) * io_entry_size(shape_dims);
   TensorEntry e{};
+  e.shape_is_vela_view = shape_dims == kIoShapeDims6;
   size_t nbytes = 1;
   for (int d = 0; d < 4; ++d) {
-    e.shape4[d] = read_i32(p + 4 * d);
-    nbytes *= static_cast<size_t>(e.shape4[d] > 0 ? e.shape4[d] : 0);
+    e.shape4[d] = 1;
   }
+  for (uint32_t d = 0; d < shape_dims; ++d) {
+    // Dimension d lands at 4 - shape_dims + d; the leading ones (position < 0) fold into 0.
+    const int64_t position = 4 - static_cast<int64_t>(shape_dims) + d;
+    const int32_t dim = read_i32(p + 4 * d);
+    e.shape4[position < 0 ? 0 : position] *= dim;
+    nbytes *= static_cast<size_t>(dim > 0 ? dim : 0);
+  }
+  p += 4 * (shape_dims - 4);  // elem_size, offset and region follow the shape
   e.elem_size = read_u32(p + 16);
   e.offset = read_u32(p + 20);
   e.region = read_u32(p + 24);
@@ -217,21 +242,24 @@ TensorEntry decode_entry(const uint8_t* io_block, const uint8_t* meta_block, uin
 // Checks entry `index` of an inputs/outputs block (and its etarm_meta entry).
 Error check_entry(const Payload& payload, bool output, uint32_t index, char* why, size_t why_size) {
   const char* what = output ? "outputs" : "inputs";
-  const uint8_t* p = (output ? payload.outputs_block : payload.inputs_block) + 4 + static_cast<size_t>(index) * kIoEntrySize;
+  const uint8_t* p = (output ? payload.outputs_block : payload.inputs_block) + 4 +
+                     static_cast<size_t>(index) * io_entry_size(payload.io_shape_dims);
   // 64-bit arithmetic: shape (< 2^31 each) times element size cannot wrap before the
-  // running product is compared with the region size (< 2^32).
+  // running product is compared with the region size (< 2^32). Leading dimensions fold into
+  // one int32 (TensorEntry::shape4), so the element count stays below 2^31.
   uint64_t nbytes = 1;
-  for (int d = 0; d < 4; ++d) {
+  for (uint32_t d = 0; d < payload.io_shape_dims; ++d) {
     const int32_t dim = read_i32(p + 4 * d);
     if (dim < 1) {
-      return fail(why, why_size, "%s[%u]: shape dimension %d is %d", what, static_cast<unsigned>(index), d,
-                  static_cast<int>(dim));
+      return fail(why, why_size, "%s[%u]: shape dimension %u is %d", what, static_cast<unsigned>(index),
+                  static_cast<unsigned>(d), static_cast<int>(dim));
     }
     nbytes *= static_cast<uint64_t>(dim);
-    if (nbytes > UINT32_MAX) {
+    if (nbytes > INT32_MAX) {
       return fail(why, why_size, "%s[%u]: shape too large", what, static_cast<unsigned>(index));
     }
   }
+  p += 4 * (payload.io_shape_dims - 4);  // elem_size, offset and region follow the shape
   const int32_t elem_size = read_i32(p + 16);
   const int32_t offset = read_i32(p + 20);
   const int32_t region = read_i32(p + 24);
@@ -355,11 +383,12 @@ Error parse_payload(const void* data, size_t size, Payload* out, char* why, size
     return fail(why, why_size, "'scratch_size' block holds %zu bytes, not 4", blocks[kScratch].size);
   }
   p.scratch_size = read_u32(blocks[kScratch].data);
-  err = check_io_block(blocks[kInputs], "inputs", &p.num_inputs, why, why_size);
+  p.io_shape_dims = 0;
+  err = check_io_block(blocks[kInputs], "inputs", &p.num_inputs, &p.io_shape_dims, why, why_size);
   if (err != Error::Ok) {
     return err;
   }
-  err = check_io_block(blocks[kOutputs], "outputs", &p.num_outputs, why, why_size);
+  err = check_io_block(blocks[kOutputs], "outputs", &p.num_outputs, &p.io_shape_dims, why, why_size);
   if (err != Error::Ok) {
     return err;
   }
@@ -412,7 +441,7 @@ Error parse_payload(const void* data, size_t size, Payload* out, char* why, size
 TensorEntry tensor_entry(const Payload& payload, bool output, uint32_t index) {
   const uint8_t* block = output ? payload.outputs_block : payload.inputs_block;
   const uint32_t meta_index = output ? payload.num_inputs + index : index;
-  return decode_entry(block, payload.meta_block, meta_index, index);
+  return decode_entry(block, payload.io_shape_dims, payload.meta_block, meta_index, index);
 }
 
 }  // namespace ethosu

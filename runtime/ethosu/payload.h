@@ -24,6 +24,9 @@ constexpr size_t kBlockAlignment = 16;
 constexpr size_t kBlockHeaderSize = 32;  // name[16], u32 size, 12 reserved bytes
 constexpr size_t kBlockNameSize = 16;
 constexpr size_t kIoEntrySize = 28;      // i32 shape[4], elem_size, offset, region
+// ExecuTorch 1.5's Arm backend writes i32 shape[6] instead (its view of the tensor, which
+// need not be the delegate argument's shape: a [2, 16] argument can be 1x1x2x1x1x16).
+constexpr uint32_t kIoShapeDims6 = 6;
 constexpr size_t kMetaHeaderSize = 16;   // u32 version, fast_scratch_size, n_inputs, n_outputs
 constexpr size_t kMetaEntrySize = 28;    // u8 dtype, rank, layout, 0; i32 shape[6]
 constexpr uint32_t kMetaVersion = 1;
@@ -36,6 +39,9 @@ constexpr uint32_t kMaxTensors = 1024;
 struct TensorEntry {
   // From the inputs/outputs block.
   int32_t shape4[4];  // shape padded with leading 1s to rank 4 (leading dims folded)
+  // The entry had 6 dims (ExecuTorch 1.5's layout): only its byte count describes the
+  // argument, not its shape.
+  bool shape_is_vela_view;
   uint32_t elem_size;
   uint32_t offset;  // bytes from the region's base address
   uint32_t region;  // kRegionScratch or kRegionFastScratch
@@ -56,6 +62,7 @@ struct Payload {
   uint32_t fast_scratch_size;
   uint32_t num_inputs;
   uint32_t num_outputs;
+  uint32_t io_shape_dims;  // dims per inputs/outputs entry: 4 (etarm), or kIoShapeDims6
   bool has_meta;
   // Raw blocks, read by tensor_entry().
   const uint8_t* inputs_block;

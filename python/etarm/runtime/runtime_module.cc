@@ -17,11 +17,13 @@
 #include <map>
 #include <memory>
 #include <new>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include <executorch/extension/data_loader/buffer_data_loader.h>
 #include <executorch/runtime/backend/interface.h>
+#include <executorch/runtime/kernel/operator_registry.h>
 
 #include "runtime/ethosu/driver.h"
 #include "runtime/ethosu/npu_model/npu_model_driver.h"
@@ -205,6 +207,62 @@ py::set registered_operators() {
   return names;
 }
 
+// ExecuTorch's Arm backend leaves its partitions' boundary (de)quantization on the CPU as
+// cortex_m::quantize_per_tensor.out / dequantize_per_tensor.out, which it defines as the
+// quantized_decomposed operators (same arithmetic). The host runtime registers them under
+// those names too, so that backend's .pte files run here as they are; a cortex_m kernel of
+// the same name, when one is linked, keeps precedence.
+using executorch::runtime::EValue;
+using executorch::runtime::KernelRuntimeContext;
+using executorch::runtime::OpFunction;
+
+// quantized_decomposed::dequantize_per_tensor.out has an optional out_dtype before `out`
+// that the cortex_m schema lacks. A kernel's stack is its arguments, then its result.
+constexpr size_t kDequantizeStack = 8;      // input, scale, zero_point, quant_min, quant_max, dtype, out, result
+constexpr size_t kOutDtypePosition = 6;
+OpFunction g_dequantize_with_out_dtype = nullptr;
+
+void dequantize_without_out_dtype(KernelRuntimeContext& context, executorch::runtime::Span<EValue*> stack) {
+  if (stack.size() != kDequantizeStack) {
+    context.fail(executorch::runtime::Error::InvalidArgument);
+    return;
+  }
+  static EValue none;  // out_dtype None: the input's float type
+  EValue* widened[kDequantizeStack + 1];
+  for (size_t i = 0, j = 0; i <= kDequantizeStack; ++i) {
+    widened[i] = i == kOutDtypePosition ? &none : stack[j++];
+  }
+  g_dequantize_with_out_dtype(context, {widened, kDequantizeStack + 1});
+}
+
+const executorch::runtime::Kernel* find_kernel(const char* name) {
+  for (const executorch::runtime::Kernel& kernel : executorch::runtime::get_registered_kernels()) {
+    if (std::strcmp(kernel.name_, name) == 0) {
+      return &kernel;
+    }
+  }
+  return nullptr;
+}
+
+void register_peer_boundary_operators() {
+  static constexpr char kQuantize[] = "cortex_m::quantize_per_tensor.out";
+  static constexpr char kDequantize[] = "cortex_m::dequantize_per_tensor.out";
+  std::vector<executorch::runtime::Kernel> aliases;
+  const auto* quantize = find_kernel("quantized_decomposed::quantize_per_tensor.out");
+  if (quantize != nullptr && find_kernel(kQuantize) == nullptr) {
+    aliases.emplace_back(kQuantize, quantize->kernel_key_, quantize->op_);
+  }
+  const auto* dequantize = find_kernel("quantized_decomposed::dequantize_per_tensor.out");
+  if (dequantize != nullptr && find_kernel(kDequantize) == nullptr) {
+    g_dequantize_with_out_dtype = dequantize->op_;
+    aliases.emplace_back(kDequantize, dequantize->kernel_key_, &dequantize_without_out_dtype);
+  }
+  if (!aliases.empty() &&
+      executorch::runtime::register_kernels({aliases.data(), aliases.size()}) != executorch::runtime::Error::Ok) {
+    throw std::runtime_error("cannot register the cortex_m boundary (de)quantize operators");
+  }
+}
+
 // The NPU model driver the Ethos-U delegate runs on, one per accelerator (the delegate keeps
 // a pointer to the installed one: they live as long as the process).
 ethosu::NpuModelDriver* g_npu_model = nullptr;
@@ -310,6 +368,7 @@ PYBIND11_MODULE(_runtime, m) {
   namespace pr = etarm::python_runtime;
   m.doc() = "ExecuTorch's host runtime with etarm's runner and Python-device delegates";
   py::module_::import("ml_dtypes");  // registers bfloat16, float8_* with numpy (numpy_dtype)
+  pr::register_peer_boundary_operators();
   m.def("registered_operators", &pr::registered_operators);
   m.def("use_npu_model", &pr::use_npu_model, py::arg("accelerator"));
   m.def("register_python_backend", &pr::register_python_backend, py::arg("backend_id"), py::arg("device"));

@@ -249,6 +249,60 @@ uint8_t* meta_field(std::vector<uint8_t>& bytes, size_t index, size_t byte) {
   return bytes.data() + block_offset(bytes, "etarm_meta") + 32 + 16 + index * 28 + byte;
 }
 
+// ExecuTorch 1.5's Arm backend writes i32 shape[6] per entry, in Vela's view of the tensor:
+// the argument is checked by its byte count, and its folded shape4 is what the view folds to.
+std::vector<uint8_t> six_dim_io_block(const std::vector<Io>& ios) {
+  std::vector<uint8_t> v;
+  put_i32(v, static_cast<int32_t>(ios.size()));
+  for (const Io& io : ios) {
+    const size_t elements = io.nbytes() / dtype_bytes(io.dtype_code);
+    for (int32_t d : {1, 1, 1, 1, 1, static_cast<int32_t>(elements)}) {
+      put_i32(v, d);
+    }
+    put_i32(v, static_cast<int32_t>(dtype_bytes(io.dtype_code)));
+    put_i32(v, io.offset);
+    put_i32(v, io.region);
+  }
+  return v;
+}
+
+TEST(EthosUPayload, SixDimensionEntries) {
+  Spec plain = full_spec();
+  plain.meta = false;
+  plain.fast_scratch_size = 0;
+  plain.inputs[2] = {{2, 1, 2, 3, 2}, 2, 112, 1};
+  plain.outputs[2] = {{3}, 2, 176, 1};
+  std::vector<Block> blocks = blocks_of(plain);
+  blocks[block_index(blocks, "inputs")].data = six_dim_io_block(plain.inputs);
+  blocks[block_index(blocks, "outputs")].data = six_dim_io_block(plain.outputs);
+  const std::vector<uint8_t> bytes = serialize(blocks);
+  Payload p;
+  char why[200];
+  ASSERT_EQ(parse_payload(bytes.data(), bytes.size(), &p, why, sizeof(why)), Error::Ok);
+  EXPECT_EQ(p.io_shape_dims, kIoShapeDims6);
+  const TensorEntry entry = tensor_entry(p, false, 0);
+  EXPECT_TRUE(entry.shape_is_vela_view);
+  EXPECT_EQ(entry.shape4[3], 48);
+  EXPECT_EQ(entry.nbytes, 48u);
+  EXPECT_EQ(entry.offset, 0u);
+  RecordingDriver npu;
+  set_driver(&npu);
+  Instance instance;
+  EXPECT_EQ(instance.init(bytes.data(), bytes.size()), Error::Ok);
+  Args args = make_args(plain, full_types());
+  EXPECT_EQ(instance.execute(args.values), Error::Ok);
+  Spec fewer_bytes = plain;
+  fewer_bytes.inputs[0].shape = {1, 3, 4, 3};
+  Args wrong = make_args(fewer_bytes, full_types());
+  EXPECT_EQ(instance.execute(wrong.values), Error::InvalidArgument);
+  set_driver(nullptr);
+  // Both blocks use one form.
+  blocks[block_index(blocks, "outputs")].data = io_block(plain.outputs);
+  const std::vector<uint8_t> mixed = serialize(blocks);
+  EXPECT_EQ(parse_payload(mixed.data(), mixed.size(), &p, why, sizeof(why)), Error::InvalidProgram);
+  EXPECT_TRUE(contains(why, "entries of 4 dims after entries of 6"));
+}
+
 std::vector<Corruption> corruptions() {
   const Error P = Error::InvalidProgram;
   return {
