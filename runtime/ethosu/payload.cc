@@ -187,7 +187,8 @@ Error check_io_block(const RawBlock& block, const char* what, uint32_t* count, u
   if (n == 0 && block.size == 4) {
     return Error::Ok;
   }
-  for (const uint32_t dims : {4u, kIoShapeDims6}) {
+  const uint32_t forms[] = {4, kIoShapeDims6};
+  for (const uint32_t dims : forms) {
     if (block.size == 4 + static_cast<size_t>(n) * io_entry_size(dims)) {
       if (*shape_dims != 0 && *shape_dims != dims) {
         return fail(why, why_size, "'%s' block: entries of %u dims after entries of %u", what,

@@ -256,7 +256,8 @@ std::vector<uint8_t> six_dim_io_block(const std::vector<Io>& ios) {
   put_i32(v, static_cast<int32_t>(ios.size()));
   for (const Io& io : ios) {
     const size_t elements = io.nbytes() / dtype_bytes(io.dtype_code);
-    for (int32_t d : {1, 1, 1, 1, 1, static_cast<int32_t>(elements)}) {
+    const int32_t view[] = {1, 1, 1, 1, 1, static_cast<int32_t>(elements)};
+    for (const int32_t d : view) {
       put_i32(v, d);
     }
     put_i32(v, static_cast<int32_t>(dtype_bytes(io.dtype_code)));
