@@ -27,7 +27,9 @@ from etarm.tosa_ir.quant_params import QuantParams
 
 TARGETS = ("ethos-u55-128", "ethos-u85-256")
 MODELS = ("mlp", "cnn_bn", "inverted_residual", "ds_cnn", "transformer_block", "encoder_layer", "unet", "embedding_ids")
-QDQ = frozenset({"quantized_decomposed.quantize_per_tensor.default", "quantized_decomposed.dequantize_per_tensor.default"})
+QDQ = frozenset(
+    {"quantized_decomposed.quantize_per_tensor.default", "quantized_decomposed.dequantize_per_tensor.default"}
+)
 
 # Ops left on CPU per (model, target): {op: reason substring}; none unless listed.
 _INT64 = "is int64: Ethos-U partitions read and write int8, int16, int32 and bool tensors only"
@@ -54,9 +56,10 @@ REWRITES = {
             "inverted_residual": {"narrow_transposes": 1},  # the residual add, before Vela fuses it
             # the global 25x5 average pool; the 1-channel input and the 1x1 pooled image to NCHW
             "ds_cnn": {"global_pools_as_sums": 1, "trivial_transposes_as_reshapes": 2},
-            "encoder_layer": {"trivial_transposes_as_reshapes": 2},  # torch's head split and merge
         }.items()
     },
+    # torch's head split and merge; on U55 also two head transposes whose size-1 axes stay in place
+    ("encoder_layer", "ethos-u55-128"): {"trivial_transposes_as_reshapes": 2, "transposes_with_unit_axes_in_place": 2},
     ("unet", "ethos-u55-128"): {"nearest_resizes_as_half_pixel": 1},  # 2x nearest upsampling
     # Ethos-U85 quantizes averages with their input's parameters: one AVG_POOL2D each.
     ("cnn_bn", "ethos-u85-256"): {},
@@ -68,7 +71,7 @@ REWRITES = {
     ("encoder_layer", "ethos-u85-256"): {
         "trivial_transposes_as_reshapes": 2,
         "transposes_at_lowest_rank": 1,
-        "transposes_with_unit_axes_in_place": 1,
+        "transposes_with_unit_axes_in_place": 2,
         "pointwise_rows_as_batch": 4,
     },
     ("embedding_ids", "ethos-u85-256"): {"pointwise_rows_as_batch": 1},  # 2096 -> 1860 cycles

@@ -49,6 +49,7 @@ NPU_COMMON = [
     "global_pools_as_sums",
     "narrow_transposes",
     "trivial_transposes_as_reshapes",
+    "transposes_with_unit_axes_in_place",
 ]
 U55_ONLY = [
     "sums_in_steps",
@@ -61,7 +62,7 @@ U55_ONLY = [
     "minima_as_complemented_maxima",
     "rescales_before_slices_and_tiles",
 ]
-U85_ONLY = ["transposes_at_lowest_rank", "transposes_with_unit_axes_in_place", "pointwise_rows_as_batch"]
+U85_ONLY = ["transposes_at_lowest_rank", "pointwise_rows_as_batch"]
 ETHOSU_STAGES = {
     **TOSA_STAGES,
     Stage.BEFORE_ANNOTATION: [

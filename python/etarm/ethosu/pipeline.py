@@ -45,6 +45,7 @@ def npu_rewrites(family: str) -> list[Pass]:
             GlobalPoolsAsSums(family),
             NarrowTransposes(),
             TrivialTransposesAsReshapes(),
+            TransposesWithUnitAxesInPlace(),
             SumsInSteps(),
             PadStridedConvolutions(),
             SubsampleStridedConvolutions(),
@@ -60,8 +61,8 @@ def npu_rewrites(family: str) -> list[Pass]:
         GlobalPoolsAsSums(family),
         NarrowTransposes(),
         TrivialTransposesAsReshapes(),
-        TransposesAtLowestRank(),
         TransposesWithUnitAxesInPlace(),
+        TransposesAtLowestRank(),
         PointwiseRowsAsBatch(),
     ]
 

@@ -27,6 +27,6 @@ Ethos-U55/U65 only, so that the NPU can run it at all:
   the source first (Vela 5.2.0 writes such a RESCALE with the unsliced height).
 
 Fewer cycles: ``ReductionsWithoutTransposes``, ``GlobalPoolsAsSums``, ``NarrowTransposes``,
-``TrivialTransposesAsReshapes`` (all families), ``TransposesAtLowestRank``,
-``TransposesWithUnitAxesInPlace`` and ``PointwiseRowsAsBatch`` (Ethos-U85). ``graph_edits`` holds what several of them share.
+``TrivialTransposesAsReshapes``, ``TransposesWithUnitAxesInPlace`` (all families),
+``TransposesAtLowestRank`` and ``PointwiseRowsAsBatch`` (Ethos-U85). ``graph_edits`` holds what several of them share.
 """

@@ -17,7 +17,8 @@ class TransposesWithUnitAxesInPlace(TosaPass):
     transpose that ends a conv1d network (NCHW output of a 1xW feature map) is NHWC -> NCHW,
     which Vela for U85 writes element by element after the convolution (wav2letter's last
     convolution: 4602050 cycles), while the same movement as 1x1x150x29 -> 1x1x29x150 swaps
-    W and C (158691 cycles).
+    W and C (158691 cycles). On U55 the same rewrite measured 41703 -> 39783 cycles for
+    torch's encoder layer (its heads' transposes) and 28709686 -> 28705336 for wav2letter.
     """
 
     stage = Stage.BACKEND
