@@ -21,6 +21,7 @@ from etarm.ethosu.passes.pad_strided_max_pools import PadStridedMaxPools
 from etarm.ethosu.passes.pointwise_rows_as_batch import PointwiseRowsAsBatch
 from etarm.ethosu.passes.reductions_without_transposes import ReductionsWithoutTransposes
 from etarm.ethosu.passes.rescales_before_slices_and_tiles import RescalesBeforeSlicesAndTiles
+from etarm.ethosu.passes.slices_at_lowest_rank import SlicesAtLowestRank
 from etarm.ethosu.passes.subsample_strided_convolutions import SubsampleStridedConvolutions
 from etarm.ethosu.passes.sums_in_steps import SumsInSteps
 from etarm.ethosu.passes.transposes_at_lowest_rank import TransposesAtLowestRank
@@ -63,6 +64,7 @@ def npu_rewrites(family: str) -> list[Pass]:
         TrivialTransposesAsReshapes(),
         TransposesWithUnitAxesInPlace(),
         TransposesAtLowestRank(),
+        SlicesAtLowestRank(),
         PointwiseRowsAsBatch(),
     ]
 

@@ -26,6 +26,11 @@ Ethos-U55/U65 only, so that the NPU can run it at all:
 - ``RescalesBeforeSlicesAndTiles``: a widening RESCALE of a SLICE (or of a TILE of one) rescales
   the source first (Vela 5.2.0 writes such a RESCALE with the unsliced height).
 
+Ethos-U85 only, so that the NPU computes what TOSA says:
+
+- ``SlicesAtLowestRank``: a SLICE of rank above 4 at rank 4 or below (Vela 5.2.0 gives every
+  batch of the MATMUL it feeds the first batch's data).
+
 Fewer cycles: ``ReductionsWithoutTransposes``, ``GlobalPoolsAsSums``, ``NarrowTransposes``,
 ``TrivialTransposesAsReshapes``, ``TransposesWithUnitAxesInPlace`` (all families),
 ``TransposesAtLowestRank`` and ``PointwiseRowsAsBatch`` (Ethos-U85). ``graph_edits`` holds what several of them share.
