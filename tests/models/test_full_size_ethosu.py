@@ -1,4 +1,4 @@
-"""The published-size built-in networks quantized for ethos-u55-128: all of each on the NPU (only
+"""The published-size built-in networks quantized for ethos-u55-128 and ethos-u85-256: all of each on the NPU (only
 the input's quantize and the output's dequantize on CPU, unless listed below with the reason,
 and nothing Vela puts back on the CPU), and each partition's command stream run on etarm's NPU
 model computes exactly what its TOSA graph computes on the TOSA reference model, bit for bit.
@@ -18,7 +18,7 @@ from etarm.models.registry import FULL_SIZE
 from etarm.testing.npu_model_reference import partition_differences
 from etarm.testing.quantized_reference import inner_cpu_ops
 
-TARGET = "ethos-u55-128"
+TARGETS = ("ethos-u55-128", "ethos-u85-256")
 # Bazel shards this file in contiguous slices: each slice mixes slow and quick networks.
 NETWORKS = [
     "resnet50",
@@ -33,28 +33,32 @@ NETWORKS = [
     "mobilenet_v3_small",
 ]
 RECURRENT = {"lstm", "gru"}
-# op -> a part of the reason it stays on the CPU.
+# (network, target) -> op -> a part of the reason it stays on the CPU: llama's token ids are
+# int64 model inputs, cast on the CPU; U55 has no GATHER for the embedding.
+INT64_IDS = {"dim_order_ops._to_dim_order_copy.default": "an input is int64"}
 ON_CPU = {
-    "llama": {
+    ("llama", "ethos-u55-128"): {
         "aten.embedding.default": "needs TOSA GATHER/SCATTER, which Ethos-U55/U65 do not run",
-        "dim_order_ops._to_dim_order_copy.default": "an input is int64",
+        **INT64_IDS,
     },
+    ("llama", "ethos-u85-256"): INT64_IDS,
 }
 
 
+@pytest.mark.parametrize("target", TARGETS)
 @pytest.mark.parametrize("name", NETWORKS)
-def test_network_runs_on_the_npu_model_bit_exactly(name):
+def test_network_runs_on_the_npu_model_bit_exactly(name, target):
     module, inputs = load_model(name)
-    expected_on_cpu = ON_CPU.get(name, {})
+    expected_on_cpu = ON_CPU.get((name, target), {})
     with tempfile.TemporaryDirectory() as intermediates:
-        report = compile_model(module, inputs, TARGET, quantize=True, intermediates_dir=intermediates).report
+        report = compile_model(module, inputs, target, quantize=True, intermediates_dir=intermediates).report
         on_cpu = {entry["op"]: entry["reason"] for entry in inner_cpu_ops(report)}
         assert sorted(on_cpu) == sorted(expected_on_cpu), f"ops on CPU: {on_cpu}"
         assert all(expected_on_cpu[op] in reason for op, reason in on_cpu.items()), on_cpu
         assert len(report["partitions"]) == 1
         (partition,) = report["partitions"]
         assert partition["vela"].get("cpu_operators", 0) == 0, partition["vela"]
-        differences = partition_differences(partition, TARGET, zlib.crc32(name.encode()), extremes=False)
+        differences = partition_differences(partition, target, zlib.crc32(name.encode()), extremes=False)
     assert differences == {}
 
 
