@@ -52,6 +52,27 @@ def replace(graph: TosaGraph, replacements: dict[int, list[TosaOp]]) -> None:
     graph.ops[:] = [new for op in graph.ops for new in replacements.get(id(op), [op])]
 
 
+def transposes_reshaped(
+    graph: TosaGraph, plan: Callable[[tuple[int, ...], list[int]], tuple[list[int], list[int]] | None]
+) -> int:
+    """Every TRANSPOSE for which ``plan(source shape, perm)`` gives (shape, perm) -> RESHAPE to
+    that shape, TRANSPOSE by that perm, RESHAPE to the result; returns how many."""
+    replacements = {}
+    for op in ops_of(graph, ts.Op.TRANSPOSE):
+        source, result = graph.tensors[op.inputs[0]], graph.tensors[op.outputs[0]]
+        planned = plan(tuple(source.shape), list(op.attr_args[0]))
+        if planned is None:
+            continue
+        sizes, perm = planned
+
+        def build(source=source, result=result, sizes=sizes, perm=perm) -> None:
+            graph.reshape_into(graph.transpose(graph.reshape(source, sizes), perm), result)
+
+        replacements[id(op)] = emitted(graph, op.origin, build)
+    replace(graph, replacements)
+    return len(replacements)
+
+
 def kernel_hw(graph: TosaGraph, op: TosaOp) -> tuple[int, int]:
     """The kernel height and width of a CONV2D or DEPTHWISE_CONV2D."""
     weights = graph.tensors[op.inputs[1]].shape  # CONV2D: [O, KH, KW, I]; DEPTHWISE_CONV2D: [KH, KW, C, M]

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import numpy as np
-import tosa_serializer as ts
 
 from etarm.tosa_ir import graph_edits
 from etarm.passes.base import Stage, TosaPass
-from etarm.tosa_ir.graph import TosaGraph, TosaOp
+from etarm.tosa_ir.graph import TosaGraph
 
 
 class TransposesAtLowestRank(TosaPass):
@@ -25,23 +24,9 @@ class TransposesAtLowestRank(TosaPass):
 
     def run(self, graph: TosaGraph) -> int:
         """Returns the number of TRANSPOSEs rewritten."""
-        replacements: dict[int, list[TosaOp]] = {}
-        for op in graph.ops:
-            if op.op != ts.Op.TRANSPOSE or graph.tensors[op.inputs[0]].rank <= 4:
-                continue
-            source, result = graph.tensors[op.inputs[0]], graph.tensors[op.outputs[0]]
-            compact = compact_transpose(tuple(source.shape), list(op.attr_args[0]))
-            if compact is None:
-                continue
-            sizes, perm = compact
-
-            def build(source=source, result=result, sizes=sizes, perm=perm) -> None:
-                moved = graph.transpose(graph.reshape(source, sizes), perm)
-                graph.reshape_into(moved, result)
-
-            replacements[id(op)] = graph_edits.emitted(graph, op.origin, build)
-        graph_edits.replace(graph, replacements)
-        return len(replacements)
+        return graph_edits.transposes_reshaped(
+            graph, lambda shape, perm: compact_transpose(shape, perm) if len(shape) > 4 else None
+        )
 
 
 def compact_transpose(shape: tuple[int, ...], perm: list[int]) -> tuple[list[int], list[int]] | None:

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import tosa_serializer as ts
-
 from etarm.passes.base import Stage, TosaPass
 from etarm.tosa_ir import graph_edits
-from etarm.tosa_ir.graph import TosaGraph, TosaOp
+from etarm.tosa_ir.graph import TosaGraph
 
 
 class TransposesWithUnitAxesInPlace(TosaPass):
@@ -25,22 +23,7 @@ class TransposesWithUnitAxesInPlace(TosaPass):
 
     def run(self, graph: TosaGraph) -> int:
         """Returns the number of TRANSPOSEs rewritten."""
-        replacements: dict[int, list[TosaOp]] = {}
-        for op in graph.ops:
-            if op.op != ts.Op.TRANSPOSE:
-                continue
-            source, result = graph.tensors[op.inputs[0]], graph.tensors[op.outputs[0]]
-            settled = unit_axes_in_place(tuple(source.shape), list(op.attr_args[0]))
-            if settled is None:
-                continue
-            sizes, perm = settled
-
-            def build(source=source, result=result, sizes=sizes, perm=perm) -> None:
-                graph.reshape_into(graph.transpose(graph.reshape(source, sizes), perm), result)
-
-            replacements[id(op)] = graph_edits.emitted(graph, op.origin, build)
-        graph_edits.replace(graph, replacements)
-        return len(replacements)
+        return graph_edits.transposes_reshaped(graph, unit_axes_in_place)
 
 
 def unit_axes_in_place(shape: tuple[int, ...], perm: list[int]) -> tuple[list[int], list[int]] | None:
