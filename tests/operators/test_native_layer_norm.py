@@ -93,16 +93,25 @@ def test_positive_weight_goes_into_the_rescale(target, tmp_path):
 
 
 def test_int8_short_and_long_rows(tmp_path):
-    """int8 rows of N <= 128 take the exact statistics T = N sum(x^2) - sum(x)^2 (no
-    REDUCE_MAX/MIN); longer rows (here 160) scale by the row's spread first. Both hold
-    nearly flat rows (one step of spread, where the eps term dominates) and a large eps."""
+    """int8 rows of N <= 181 (here 32 and a conformer's 144) take the exact statistics
+    T = N sum(x^2) - sum(x)^2 (no REDUCE_MAX/MIN); longer rows (here 192) scale by the row's
+    spread first. Both hold nearly flat rows (one step of spread, where the eps term
+    dominates) and a large eps."""
     torch.manual_seed(5)
     flat = torch.full((6, 32), 0.7)
     flat[::2, ::5] += 0.02  # a step or less of spread
-    module = Norms(torch.nn.LayerNorm(32), torch.nn.LayerNorm(32, eps=0.5), torch.nn.LayerNorm(160))
-    inputs = (torch.cat([flat, seeded(6, 32)]), seeded(4, 32), torch.cat([torch.full((2, 160), -0.3), seeded(3, 160)]))
+    module = Norms(
+        torch.nn.LayerNorm(32), torch.nn.LayerNorm(32, eps=0.5), torch.nn.LayerNorm(192), torch.nn.LayerNorm(144)
+    )
+    inputs = (
+        torch.cat([flat, seeded(6, 32)]),
+        seeded(4, 32),
+        torch.cat([torch.full((2, 192), -0.3), seeded(3, 192)]),
+        # the widest spread: half the row at each end of the int8 range
+        torch.cat([torch.full((2, 144), 0.4), seeded(3, 144, scale=4.0), torch.tensor([[-12.0, 12.0] * 72])]),
+    )
     inputs[2][0, ::7] += 0.02
     run = check_with_vela(module, inputs, INT8, tmp_path)
     ops = run.result.report["partitions"][0]["tosa_ops"]
-    # REDUCE_MAX and REDUCE_MIN for the 160-value rows only.
+    # REDUCE_MAX and REDUCE_MIN for the 192-value rows only.
     assert ops.count("REDUCE_MAX") == 1 and ops.count("REDUCE_MIN") == 1

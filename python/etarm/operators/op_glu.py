@@ -1,7 +1,7 @@
 """aten.glu, kept whole: a * SIGMOID(b) for the two halves a, b of x along dim (two SLICEs).
 
 Quantized (INT): the halves are sliced as integers; sigmoid(b) becomes int32 with 22
-fractional bits (int8: a 256-entry GATHER, exact to 2**-23; int16: the interpolated
+fractional bits (int8: three int8 TABLEs of its digits, exact to 2**-23; int16: the interpolated
 TABLE, within ~2**-14), multiplies the centred a, and one RESCALE writes the output.
 """
 
