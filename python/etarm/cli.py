@@ -88,8 +88,6 @@ def _compile_parser(sub, targets) -> argparse.ArgumentParser:
         "tosa: also each partition's .tosa in <output>_tosa/",
     )
     p.add_argument("--enable_qdq_fusion_pass", action="store_true", help="accepted and ignored (deprecated upstream)")
-    for flag, reason in _REFUSED_FLAGS.items():
-        p.add_argument(flag, action="store_true", help=f"refused: {reason}")
     p.add_argument(
         _EXPLICIT_LAYOUT,
         action="store_true",
@@ -99,10 +97,6 @@ def _compile_parser(sub, targets) -> argparse.ArgumentParser:
     return p
 
 
-# aot_arm_compiler flags etarm does not implement, refused in one line with the reason.
-_REFUSED_FLAGS = {
-    "--direct_drive": "Ethos-U85 direct drive is not supported by etarm's Ethos-U runtime",
-}
 # The peer's Cortex-M layout switch: etarm's Cortex-M pipeline always lays NHWC kernels out with
 # explicit permutes (folded away between kernels), so it is accepted for those targets.
 _EXPLICIT_LAYOUT = "--cortex-m-explicit-layout"
@@ -199,9 +193,6 @@ def _run_compile(args, targets) -> int:
     from etarm.models import load_model
 
     start = time.perf_counter()
-    for flag in _REFUSED_FLAGS:
-        if getattr(args, flag.lstrip("-").replace("-", "_")):
-            raise EtarmError(f"{flag} is not available: {_REFUSED_FLAGS[flag]}")
     if args.cortex_m_explicit_layout and targets.family_of(args.target).name != "Cortex-M":
         raise EtarmError(f"{_EXPLICIT_LAYOUT} applies to Cortex-M targets only, not '{args.target}'")
     options = {option.name: getattr(args, option.name) for _family, option in targets.all_options()}

@@ -3,8 +3,9 @@
 //
 // The delegate prepares everything an invocation needs (the command stream, the base
 // address of every memory region it refers to, inputs already copied into the scratch
-// arena) and calls EthosUDriver::invoke once per delegate execution; when invoke returns
-// Error::Ok the outputs must be in the scratch arena. docs/ethosu_runtime.md describes
+// arena, or in the input region of a direct-drive stream) and calls EthosUDriver::invoke
+// once per delegate execution; when invoke returns Error::Ok the outputs must be in their
+// region. docs/ethosu_runtime.md describes
 // how to plug in a real driver.
 #pragma once
 
@@ -23,14 +24,18 @@ enum Region : uint32_t {
   kRegionWeights = 0,      // encoded weights, biases, LUTs: read-only, inside the payload
   kRegionScratch = 1,      // the arena: inputs, outputs and intermediates
   kRegionFastScratch = 2,  // Vela's fast scratch (Dedicated_Sram memory modes); size 0 otherwise
-  kNumRegions = 3,
+  // Ethos-U85 direct drive (Vela --separate-io-regions, COP2 streams): the inputs and the
+  // outputs each in a region of their own, not in the arena; size 0 otherwise.
+  kRegionInputs = 3,
+  kRegionOutputs = 4,
+  kNumRegions = 5,
 };
 
 // Base addresses and regions the NPU reads are aligned to this many bytes.
 constexpr size_t kNpuAlignment = 16;
 
-// Vela's command stream (driver actions, starting with the "COP1" header), exactly as the
-// payload's cmd_data block holds it. 16-byte aligned.
+// Vela's command stream (driver actions, starting with the "COP1" or "COP2" header), exactly
+// as the payload's cmd_data block holds it. 16-byte aligned.
 struct CommandStream {
   const uint8_t* data;
   size_t size;

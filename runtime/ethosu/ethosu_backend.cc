@@ -25,10 +25,27 @@ struct Handle {
   TensorEntry* entries;  // num_inputs inputs, then num_outputs outputs
   uint8_t* scratch;
   uint8_t* fast_scratch;
+  uint8_t* inputs;   // direct drive: region 3 (nullptr otherwise)
+  uint8_t* outputs;  // direct drive: region 4
   ArenaProvider* provider;  // who handed out the regions marked below
   bool scratch_from_provider;
   bool fast_scratch_from_provider;
+  bool inputs_from_provider;
+  bool outputs_from_provider;
 };
+
+const char* region_name(uint32_t region) {
+  switch (region) {
+    case kRegionScratch:
+      return "scratch arena";
+    case kRegionFastScratch:
+      return "fast scratch";
+    case kRegionInputs:
+      return "input region";
+    default:
+      return "output region";
+  }
+}
 
 const char* direction(bool output) {
   return output ? "output" : "input";
@@ -78,7 +95,7 @@ Error acquire_region(uint32_t region, size_t size, MemoryAllocator* allocator, u
     p = allocator->allocate(size, kNpuAlignment);
     if (p == nullptr) {
       ET_LOG(Error, "EthosUBackend: cannot allocate the %zu-byte %s (region %" PRIu32 ") from the runtime allocator",
-             size, region == kRegionScratch ? "scratch arena" : "fast scratch", region);
+             size, region_name(region), region);
       return Error::MemoryAllocationFailed;
     }
   }
@@ -96,6 +113,12 @@ void release_regions(const Handle& h) {
   }
   if (h.fast_scratch_from_provider) {
     h.provider->release(kRegionFastScratch, h.fast_scratch);
+  }
+  if (h.inputs_from_provider) {
+    h.provider->release(kRegionInputs, h.inputs);
+  }
+  if (h.outputs_from_provider) {
+    h.provider->release(kRegionOutputs, h.outputs);
   }
 }
 
@@ -187,7 +210,16 @@ Error check_tensor(const TensorEntry& e, const EValue* value, bool output, uint3
 }
 
 uint8_t* region_base(Handle& h, uint32_t region) {
-  return region == kRegionFastScratch ? h.fast_scratch : h.scratch;
+  switch (region) {
+    case kRegionFastScratch:
+      return h.fast_scratch;
+    case kRegionInputs:
+      return h.inputs;
+    case kRegionOutputs:
+      return h.outputs;
+    default:
+      return h.scratch;
+  }
 }
 
 Error copy_in(Handle& h, const TensorEntry& e, const Tensor& t, bool widened, uint32_t index) {
@@ -233,6 +265,8 @@ void fill_regions(const Handle& h, BaseAddress (&regions)[kNumRegions]) {
   regions[kRegionWeights] = BaseAddress{const_cast<uint8_t*>(h.payload.weight_data), h.payload.weight_size};
   regions[kRegionScratch] = BaseAddress{h.scratch, h.scratch != nullptr ? h.payload.scratch_size : 0};
   regions[kRegionFastScratch] = BaseAddress{h.fast_scratch, h.fast_scratch != nullptr ? h.payload.fast_scratch_size : 0};
+  regions[kRegionInputs] = BaseAddress{h.inputs, h.inputs != nullptr ? h.payload.input_region_size : 0};
+  regions[kRegionOutputs] = BaseAddress{h.outputs, h.outputs != nullptr ? h.payload.output_region_size : 0};
 }
 
 }  // namespace
@@ -330,6 +364,13 @@ Result<DelegateHandle*> EthosUBackend::init(BackendInitContext& context, Freeabl
   if (err == Error::Ok) {
     err = acquire_region(kRegionFastScratch, payload.fast_scratch_size, allocator, &h->fast_scratch,
                          &h->fast_scratch_from_provider);
+  }
+  if (err == Error::Ok) {
+    err = acquire_region(kRegionInputs, payload.input_region_size, allocator, &h->inputs, &h->inputs_from_provider);
+  }
+  if (err == Error::Ok) {
+    err = acquire_region(kRegionOutputs, payload.output_region_size, allocator, &h->outputs,
+                         &h->outputs_from_provider);
   }
   if (err != Error::Ok) {
     release_regions(*h);

@@ -274,8 +274,12 @@ Error check_entry(const Payload& payload, bool output, uint32_t index, char* why
     region_size = payload.scratch_size;
   } else if (region == static_cast<int32_t>(kRegionFastScratch)) {
     region_size = payload.fast_scratch_size;
+  } else if (region == static_cast<int32_t>(kRegionInputs) || region == static_cast<int32_t>(kRegionOutputs)) {
+    // Direct drive: the I/O regions are as large as the entries in them (computed after
+    // every entry is checked); the bound keeps offset + size a valid 32-bit region size.
+    region_size = kMaxIoRegionBytes;
   } else {
-    return fail(why, why_size, "%s[%u]: region %d (inputs and outputs live in region 1 or 2)", what,
+    return fail(why, why_size, "%s[%u]: region %d (inputs and outputs live in region 1, 2, 3 or 4)", what,
                 static_cast<unsigned>(index), static_cast<int>(region));
   }
   if (offset < 0) {
@@ -373,8 +377,10 @@ Error parse_payload(const void* data, size_t size, Payload* out, char* why, size
   }
   Payload p{};
   const RawBlock& cmd = blocks[kCmd];
-  if (cmd.size < 8 || cmd.size % 4 != 0 || std::memcmp(cmd.data, "COP1", 4) != 0) {
-    return fail(why, why_size, "'cmd_data' (%zu bytes) is not a COP1 command stream of 32-bit words", cmd.size);
+  if (cmd.size < 8 || cmd.size % 4 != 0 ||
+      (std::memcmp(cmd.data, "COP1", 4) != 0 && std::memcmp(cmd.data, "COP2", 4) != 0)) {
+    return fail(why, why_size, "'cmd_data' (%zu bytes) is not a COP1 or COP2 command stream of 32-bit words",
+                cmd.size);
   }
   p.cmd_data = cmd.data;
   p.cmd_size = cmd.size;
@@ -433,6 +439,19 @@ Error parse_payload(const void* data, size_t size, Payload* out, char* why, size
     err = check_entry(p, true, i, why, why_size);
     if (err != Error::Ok) {
       return err;
+    }
+  }
+  // The direct-drive I/O regions end where their last tensor ends.
+  p.input_region_size = 0;
+  p.output_region_size = 0;
+  for (uint32_t i = 0; i < p.num_inputs + p.num_outputs; ++i) {
+    const bool output = i >= p.num_inputs;
+    const TensorEntry e = tensor_entry(p, output, output ? i - p.num_inputs : i);
+    uint32_t* size = e.region == kRegionInputs ? &p.input_region_size
+                     : e.region == kRegionOutputs ? &p.output_region_size
+                                                   : nullptr;
+    if (size != nullptr && e.offset + e.nbytes > *size) {
+      *size = static_cast<uint32_t>(e.offset + e.nbytes);
     }
   }
   *out = p;

@@ -34,6 +34,8 @@ constexpr uint32_t kMaxRank = 6;
 // Upper bound on the inputs (and on the outputs) of one partition: far above what a
 // partition has, low enough that a garbled count is caught before it is used.
 constexpr uint32_t kMaxTensors = 1024;
+// Upper bound on a direct-drive input or output region (offset + size of its tensors).
+constexpr uint64_t kMaxIoRegionBytes = 0x7FFFFFFF;
 
 // Where one input or output lives and what it is.
 struct TensorEntry {
@@ -44,7 +46,7 @@ struct TensorEntry {
   bool shape_is_vela_view;
   uint32_t elem_size;
   uint32_t offset;  // bytes from the region's base address
-  uint32_t region;  // kRegionScratch or kRegionFastScratch
+  uint32_t region;  // kRegionScratch, kRegionFastScratch, or kRegionInputs/kRegionOutputs (direct drive)
   size_t nbytes;    // product(shape4) * elem_size, within the region
   // From etarm_meta; without it dtype is Undefined and rank/shape describe shape4.
   executorch::aten::ScalarType dtype;
@@ -60,6 +62,9 @@ struct Payload {
   size_t weight_size;
   uint32_t scratch_size;
   uint32_t fast_scratch_size;
+  // Direct drive (entries in regions 3 and 4): the end of the last tensor in each; else 0.
+  uint32_t input_region_size;
+  uint32_t output_region_size;
   uint32_t num_inputs;
   uint32_t num_outputs;
   uint32_t io_shape_dims;  // dims per inputs/outputs entry: 4 (etarm), or kIoShapeDims6

@@ -72,7 +72,7 @@ def test_config_names_a_custom_vela_ini(tmp_path):
     "flags, message",
     [
         (["--config", "vela.ini"], "etarm: error: --config applies to Ethos-U targets only, not 'TOSA-1.0+FP'"),
-        (["--direct_drive"], "etarm: error: --direct_drive is not available: Ethos-U85 direct drive"),
+        (["--direct_drive"], "etarm: error: --direct_drive applies to Ethos-U targets only, not 'TOSA-1.0+FP'"),
         (["--cortex-m-explicit-layout"], "etarm: error: --cortex-m-explicit-layout applies to Cortex-M targets only"),
         (["-s", "no_such_library.so"], "etarm: error: --so_library 'no_such_library.so' does not exist"),
     ],
@@ -150,3 +150,23 @@ def test_debug_mode_maps_every_tosa_operator_to_its_node_and_source_line(tmp_pat
     }
     assert {op["tosa_op"] for op in operators} >= {"ADD", "SIGMOID", "MUL"}
     assert (tmp_path / "dbg_tosa" / "partition_0.tosa").exists() == (mode == "tosa")
+
+
+def test_direct_drive_is_an_ethos_u85_stream_with_its_own_io_regions(tmp_path):
+    """--direct_drive: Vela's COP2 stream with the inputs in region 3 and the outputs in region 4
+    (what the peer's flag asks of Vela); refused in one line on an Ethos-U55."""
+    from etarm.ethosu.payload import EthosUPayload
+    from etarm.pte import delegate_payloads
+
+    out = tmp_path / "mlp.pte"
+    compile_ok("-m", "mlp", "-t", "ethos-u85-256", "-q", "--direct_drive", "-o", str(out))
+    (delegate,) = delegate_payloads(out.read_bytes())
+    payload = EthosUPayload.from_bytes(delegate.data)
+    assert payload.cmd_data[:4] == b"COP2"
+    assert [io.region for io in payload.inputs] == [3] and [io.region for io in payload.outputs] == [4]
+
+    refused = run_cli("compile", "-m", "mlp", "-t", "ethos-u55-128", "-q", "--direct_drive", "-o", str(out))
+    assert refused.returncode == 2
+    assert refused.stderr.strip() == (
+        "etarm: error: direct drive (separate I/O regions) is an Ethos-U85 feature; ethos-u55-128 is Ethos-U55"
+    )

@@ -149,3 +149,19 @@ def test_quantizer_is_wired_to_the_compile_spec():
     default = default_quantizer(spec.target, spec)
     assert isinstance(default, EthosUQuantizer)
     assert default.global_config.input_activation.dtype == torch.int8
+
+
+def test_direct_drive_asks_vela_for_separate_io_regions_on_u85_only():
+    spec = EthosUCompileSpec("ethos-u85-256", direct_drive=True)
+    assert spec.direct_drive
+    assert spec.vela_args()[-2:] == ["--separate-io-regions", "--cop-format=COP2"]
+    assert EthosUCompileSpec.from_list(spec.to_list()).direct_drive
+    # The peer's spelling (its aot_arm_compiler's extra flags) is the same switch; not repeated.
+    peer = EthosUCompileSpec("ethos-u85-256", extra_flags=["--separate-io-regions", "--cop-format=COP2"])
+    assert peer.direct_drive
+    both = EthosUCompileSpec("ethos-u85-256", extra_flags=peer.extra_flags, direct_drive=True)
+    assert both.extra_flags == peer.extra_flags
+    assert not EthosUCompileSpec("ethos-u85-256").direct_drive
+    for target in ("ethos-u55-128", "ethos-u65-256"):
+        with pytest.raises(EtarmError, match=f"an Ethos-U85 feature; {target} is Ethos-U"):
+            EthosUCompileSpec(target, direct_drive=True)

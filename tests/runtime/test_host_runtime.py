@@ -155,6 +155,20 @@ def test_an_ethos_u_program_runs_on_the_npu_model_exactly(model, target):
     np.testing.assert_array_equal(got, compiled.quantized_model(*inputs).detach().numpy())
 
 
+def test_an_ethos_u85_direct_drive_program_runs_on_the_npu_model_exactly(model):
+    """--direct_drive: a COP2 stream with the input in region 3 and the output in region 4, which
+    the delegate maps and the NPU model runs."""
+    from etarm.ethosu.payload import EthosUPayload
+
+    module, inputs = model
+    compiled = compile_model(module, inputs, "ethos-u85-256", quantize=True, target_options={"direct_drive": True})
+    (delegate,) = delegate_payloads(compiled.pte)
+    payload = EthosUPayload.from_bytes(delegate.data)
+    assert payload.cmd_data[:4] == b"COP2" and payload.inputs[0].region == 3 and payload.outputs[0].region == 4
+    got = Program(compiled.pte).run(inputs).outputs[0]
+    np.testing.assert_array_equal(got, compiled.quantized_model(*inputs).detach().numpy())
+
+
 def test_a_corrupt_program_is_an_error_not_a_crash(model):
     module, inputs = model
     pte = bytearray(compile_model(module, inputs, "TOSA-1.0+FP").pte)

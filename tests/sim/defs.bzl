@@ -18,6 +18,8 @@ Simulators come from the bazelw root (qemu-system-arm, qemu-aarch64 on PATH).
 Shared attributes: args (after the program name on its command line), expect_exit_code
 (default 0), expect_output (substrings the output must contain), plus the usual test
 attributes (size, timeout, tags, ...). The simulator gets the test's timeout minus 5 s.
+qemu_user_test also takes `data`: host-built files (e.g. a .pte) the program reads at their
+runfiles path (the test runs in the workspace's runfiles directory).
 """
 
 load("@bazel_skylib//rules:common_settings.bzl", "BuildSettingInfo")
@@ -133,8 +135,10 @@ def _sim_test_impl(ctx, mode):
             "%EXPECT_OUTPUT%": _shell_words(ctx.attr.expect_output),
         },
     )
-    runfiles = ctx.runfiles(files = [program]).merge_all(
-        [target[DefaultInfo].default_runfiles] + extra_runfiles,
+    data_runfiles = [d[DefaultInfo].default_runfiles for d in getattr(ctx.attr, "data", [])]
+    data_files = [f for d in getattr(ctx.attr, "data", []) for f in d[DefaultInfo].files.to_list()]
+    runfiles = ctx.runfiles(files = [program] + data_files).merge_all(
+        [target[DefaultInfo].default_runfiles] + extra_runfiles + data_runfiles,
     )
     return [DefaultInfo(executable = script, runfiles = runfiles)]
 
@@ -183,10 +187,15 @@ _qemu_test = rule(
 
 _qemu_user_test = rule(
     implementation = _qemu_user_test_impl,
-    attrs = dict(_COMMON_ATTRS, platform = attr.label(
-        default = "//platforms:linux_aarch64_musl",
-        doc = "Linux platform to build `binary` for.",
-    )),
+    attrs = dict(
+        _COMMON_ATTRS,
+        platform = attr.label(
+            default = "//platforms:linux_aarch64_musl",
+            doc = "Linux platform to build `binary` for.",
+        ),
+        # Built in the test's own (host) configuration: compilers run there, not for aarch64.
+        data = attr.label_list(allow_files = True, doc = "Files the program reads (runfiles paths)."),
+    ),
     test = True,
     doc = "Runs an aarch64 Linux program under qemu-aarch64; its exit code is the verdict.",
 )

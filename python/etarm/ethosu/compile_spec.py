@@ -19,6 +19,11 @@ U65). U85: Vela's own default.
 The TOSA specification of every Ethos-U target is TOSA-1.0+INT+int16: Vela takes the
 PRO-INT profile with EXT-INT16 on all three families; which int16 operators a family
 runs is decided per operator by the partitioner (etarm/ethosu/operator_support.py).
+
+Ethos-U85 direct drive (``direct_drive=True``, or the Vela flags ExecuTorch's
+aot_arm_compiler adds for ``--direct_drive`` in ``extra_flags``): Vela writes a COP2 command
+stream whose inputs and outputs live in regions of their own (3 and 4), outside the arena;
+docs/payload_formats.md describes the payload.
 """
 
 from __future__ import annotations
@@ -83,6 +88,9 @@ _MANAGED_FLAGS = (
     "--output-dir",
     "--output-format",
 )
+# What direct drive asks of Vela (the flags ExecuTorch's aot_arm_compiler adds for --direct_drive).
+DIRECT_DRIVE_FLAGS = ("--separate-io-regions", "--cop-format=COP2")
+
 # Bundled system configs name their family in a prefix (Ethos_U55_..., Ethos_U85_...).
 _FAMILY_PREFIX = re.compile(r"^Ethos_(U55|U65|U85)_")
 
@@ -135,6 +143,7 @@ class EthosUCompileSpec:
         config_ini: str | None = None,
         intermediates_dir: str | None = None,
         cortex_m_fallback: bool = True,
+        direct_drive: bool = False,
     ):
         key = target.lower()
         if key not in NPU_TARGETS:
@@ -144,6 +153,8 @@ class EthosUCompileSpec:
         self.system_config = system_config or self.family.default_system_config
         self.memory_mode = memory_mode or self.family.default_memory_mode
         self.extra_flags = _flags(extra_flags)
+        if direct_drive:
+            self.extra_flags += tuple(f for f in DIRECT_DRIVE_FLAGS if f not in self.extra_flags)
         self.intermediates_dir = intermediates_dir
         # Quantized ops the NPU rejects run as cortex_m (CMSIS-NN) kernels on the CPU beside it.
         self.cortex_m_fallback = cortex_m_fallback
@@ -153,6 +164,11 @@ class EthosUCompileSpec:
     @property
     def family(self) -> NpuFamily:
         return FAMILIES[NPU_TARGETS[self.target]]
+
+    @property
+    def direct_drive(self) -> bool:
+        """Whether Vela puts the inputs and outputs in regions of their own (COP2 stream)."""
+        return "--separate-io-regions" in self.extra_flags
 
     @property
     def macs_per_cycle(self) -> int:
@@ -180,6 +196,10 @@ class EthosUCompileSpec:
     def _check_configuration(self) -> None:
         config = load_config_file(self.config_path)
         family = self.family
+        if self.direct_drive and family.key != "u85":
+            raise EtarmError(
+                f"direct drive (separate I/O regions) is an Ethos-U85 feature; {self.target} is {family.name}"
+            )
         system = config.system_configs.get(self.system_config)
         if system is None:
             raise EtarmError(

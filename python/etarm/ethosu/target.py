@@ -19,6 +19,7 @@ def _compile_spec(target: str, options: dict) -> EthosUCompileSpec:
         memory_mode=options.get("memory_mode"),
         config_ini=options.get("config"),
         cortex_m_fallback=not options.get("no_cortex_m_fallback"),
+        direct_drive=bool(options.get("direct_drive")),
     )
 
 
@@ -47,6 +48,12 @@ ETHOS_U = TargetFamily(
         TargetOption(
             "no_cortex_m_fallback",
             "keep quantized ops the NPU rejects on the portable kernels (in float) instead of cortex_m (CMSIS-NN) kernels",
+            switch=True,
+        ),
+        TargetOption(
+            "direct_drive",
+            "Ethos-U85 direct drive: a COP2 command stream with the inputs and outputs in regions of their own "
+            "(Vela --separate-io-regions --cop-format=COP2)",
             switch=True,
         ),
     ),

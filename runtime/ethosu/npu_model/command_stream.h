@@ -1,10 +1,17 @@
-// Reading Vela's command stream: the COP1 driver payload around it, then its commands.
+// Reading Vela's command stream: the COP1 or COP2 driver payload around it, then its commands.
 //
-// The payload (what the EthosUBackend payload's cmd_data block holds) is a list of 32-bit
-// little-endian driver actions: the "COP1" fourcc; an optimizer-config tag followed by the
-// NPU's CONFIG and ID register values the stream was compiled for; NOP tags padding the
+// COP1 (Vela's default; what the EthosUBackend payload's cmd_data block holds) is a list of
+// 32-bit little-endian driver actions: the "COP1" fourcc; an optimizer-config tag followed by
+// the NPU's CONFIG and ID register values the stream was compiled for; NOP tags padding the
 // commands to 16 bytes; a command-stream tag whose 24-bit count (8 bits above the 16-bit
 // parameter) gives the command words that follow. Each action's low byte is its kind.
+//
+// COP2 (Vela's --cop-format=COP2, which --separate-io-regions needs: Ethos-U85 direct drive)
+// is a 16-byte header ("COP2", u16 major 1, u16 minor, u64 length of the entries after it)
+// and entries of u32 type, u32 data length. Type 1, the command stream: u32 metadata length
+// M, M bytes of metadata ("VEUM", u16 major 1, u16 minor, u32 data length >= 20, then CONFIG,
+// ID, u32 addressing (1 network-wide: I/O in the arena; 2 local: inputs and outputs in their
+// own regions), u64 fast-scratch (staging) bytes, padding), then the command words.
 #pragma once
 
 #include <cstddef>
@@ -56,6 +63,9 @@ class CommandReader {
 
 // What the driver payload's header says.
 struct DriverPayload {
+  uint32_t format = 1;  // 1: COP1, 2: COP2
+  // COP2 only: 2 when inputs and outputs have their own regions (Vela --separate-io-regions).
+  uint32_t addressing = 0;
   bool has_config = false;
   uint32_t config = 0;  // the CONFIG register value of the NPU the stream was compiled for
   uint32_t id = 0;      // the ID register value (architecture version)
@@ -63,9 +73,9 @@ struct DriverPayload {
   size_t commands_end = 0;
 };
 
-// Walks the driver actions of `data[0, size)`: exactly one command stream, preceded by the
-// fourcc and any config/NOP actions, with nothing but NOPs after it. Every error names the
-// byte offset.
+// Walks the driver payload `data[0, size)` (COP1 or COP2): exactly one command stream; in
+// COP1 preceded by the fourcc and any config/NOP actions, with nothing but NOPs after it.
+// Every error names the byte offset.
 Status parse_driver_payload(const uint8_t* data, size_t size, DriverPayload* out);
 
 uint32_t read_u32(const uint8_t* p);

@@ -132,8 +132,11 @@ void check_accepted(const Payload& p, const uint8_t* data, size_t size) {
     const uint32_t n = output ? p.num_outputs : p.num_inputs;
     for (uint32_t i = 0; i < n; ++i) {
       const TensorEntry e = tensor_entry(p, output != 0, i);
-      const uint64_t region = e.region == kRegionScratch ? p.scratch_size : p.fast_scratch_size;
-      EXPECT_TRUE(e.region == kRegionScratch || e.region == kRegionFastScratch);
+      const uint64_t region = e.region == kRegionScratch        ? p.scratch_size
+                              : e.region == kRegionFastScratch ? p.fast_scratch_size
+                              : e.region == kRegionInputs      ? p.input_region_size
+                                                               : p.output_region_size;
+      EXPECT_TRUE(e.region >= kRegionScratch && e.region <= kRegionOutputs);
       EXPECT_LE(static_cast<uint64_t>(e.offset) + e.nbytes, region);
     }
   }

@@ -108,8 +108,8 @@ void run_roundtrip(const Spec& spec, const std::vector<ScalarType>& types, const
     EXPECT_EQ(inv.command_stream, spec.cmd);
     EXPECT_EQ(inv.command_stream_address, payload.get() + block_offset(bytes, "cmd_data") + 32);
     EXPECT_EQ(reinterpret_cast<uintptr_t>(inv.command_stream_address) % 16, 0u);
-    EXPECT_EQ(inv.regions.size(), 3u);
-    if (inv.regions.size() != 3) break;
+    EXPECT_EQ(inv.regions.size(), size_t{kNumRegions});
+    if (inv.regions.size() != kNumRegions) break;
     // Region 0: the weights, in place in the payload.
     EXPECT_EQ(inv.regions[0].address, payload.get() + block_offset(bytes, "weight_data") + 32);
     EXPECT_EQ(inv.regions[0].bytes, spec.weights);
@@ -118,6 +118,16 @@ void run_roundtrip(const Spec& spec, const std::vector<ScalarType>& types, const
     EXPECT_EQ(reinterpret_cast<uintptr_t>(inv.regions[1].address) % 16, 0u);
     EXPECT_EQ(inv.regions[2].size, spec.meta ? spec.fast_scratch_size : 0u);
     EXPECT_EQ(inv.regions[1].address, info.regions[1].address);
+    // Regions 3 and 4 (direct drive): as large as the tensors in them, 16-byte aligned.
+    for (const uint32_t r : {uint32_t{kRegionInputs}, uint32_t{kRegionOutputs}}) {
+      size_t end = 0;
+      for (const Io& io : r == kRegionInputs ? spec.inputs : spec.outputs) {
+        end = io.region == static_cast<int32_t>(r) && io.offset + io.nbytes() > end ? io.offset + io.nbytes() : end;
+      }
+      EXPECT_EQ(inv.regions[r].size, end);
+      EXPECT_EQ(reinterpret_cast<uintptr_t>(inv.regions[r].address) % 16, 0u);
+      EXPECT_EQ(inv.regions[r].address == nullptr, end == 0);
+    }
     // Inputs at their offsets.
     for (size_t i = 0; i < spec.inputs.size(); ++i) {
       const Io& io = spec.inputs[i];
@@ -180,6 +190,17 @@ TEST(EthosUPayload, RoundTrips) {
                 "without etarm_meta, other integer types");
   Spec int32_io = full_spec();
   run_roundtrip(int32_io, {}, "int32 arguments for int32 entries");
+  // Ethos-U85 direct drive: a COP2 stream, inputs in region 3 and outputs in region 4
+  // (Vela --separate-io-regions), the fast scratch as before.
+  Spec direct = full_spec();
+  direct.cmd[3] = '2';
+  direct.inputs[0].region = 3;
+  direct.inputs[1].region = 3;
+  direct.inputs[1].offset = 48;
+  direct.outputs[0].region = 4;
+  direct.outputs[1].region = 4;
+  direct.outputs[1].offset = 64;
+  run_roundtrip(direct, full_types(), "direct drive: COP2, I/O in regions 3 and 4");
 }
 
 // The rank-5 entry without etarm_meta: any shape folding to the same rank-4 shape binds.
@@ -408,6 +429,15 @@ std::vector<Corruption> corruptions() {
       {"region 0 (read-only weights)", [] { return with_spec([](Spec& s) { s.inputs[0].region = 0; }); }, P,
        "region 0"},
       {"region 7", [] { return with_spec([](Spec& s) { s.outputs[0].region = 7; }); }, P, "region 7"},
+      {"region 5", [] { return with_spec([](Spec& s) { s.inputs[0].region = 5; }); }, P, "region 5"},
+      {"direct-drive region past 2^31",
+       [] {
+         return with_spec([](Spec& s) {
+           s.outputs[1].region = 4;
+           s.outputs[1].offset = 0x7FFFFFF0;
+         });
+       },
+       P, "outside region 4"},
       {"region -1", [] { return with_spec([](Spec& s) { s.inputs[1].region = -1; }); }, P, "region -1"},
       {"negative offset", [] { return with_spec([](Spec& s) { s.inputs[0].offset = -16; }); }, P,
        "negative offset -16"},

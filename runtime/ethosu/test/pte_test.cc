@@ -167,8 +167,8 @@ void run(const char* pte_path, const std::vector<uint8_t>& cmd, const std::vecto
     EXPECT_EQ(inv.command_stream.size(), cmd.size());
     EXPECT_EQ(inv.command_stream, cmd);
     EXPECT_EQ(reinterpret_cast<uintptr_t>(inv.command_stream_address) % 16, 0u);
-    EXPECT_EQ(inv.regions.size(), 3u);
-    if (inv.regions.size() != 3) break;
+    EXPECT_EQ(inv.regions.size(), size_t{kNumRegions});
+    if (inv.regions.size() != kNumRegions) break;
     EXPECT_EQ(inv.regions[0].size, weights.size());
     EXPECT_EQ(inv.regions[0].bytes, weights);
     EXPECT_EQ(reinterpret_cast<uintptr_t>(inv.regions[0].address) % 16, 0u);

@@ -220,6 +220,83 @@ TEST(Streams, AHandMadeAddRuns) {
   }
 }
 
+// The COP2 form of a COP1 payload from StreamBuilder: the same config word and commands,
+// with the header, command-stream entry and VEUM metadata of Vela's --cop-format=COP2.
+std::vector<uint8_t> cop2_of(const std::vector<uint8_t>& cop1, uint32_t addressing = 1) {
+  const size_t commands = cop1.size() - StreamBuilder::kHeaderBytes;
+  const uint32_t padding = 4;  // 60 header bytes padded to 64
+  std::vector<uint32_t> words = {
+      0x32504F43u,                                       // "COP2"
+      1u,                                                // version 1.0
+      static_cast<uint32_t>(48 + commands), 0u,          // u64: bytes after the header
+      1u, static_cast<uint32_t>(36 + padding + commands),  // command-stream entry, its length
+      32u + padding, 0x4D554556u, 1u, 20u,               // metadata length, "VEUM", 1.0, 20 bytes
+      read_u32(cop1.data() + 8), 0x10000000u, addressing, 0u, 0u,  // CONFIG, ID, addressing, staging
+      0xFFFFFFFFu,
+  };
+  std::vector<uint8_t> bytes;
+  for (uint32_t w : words) {
+    for (int b = 0; b < 4; ++b) bytes.push_back(static_cast<uint8_t>(w >> (8 * b)));
+  }
+  bytes.insert(bytes.end(), cop1.begin() + StreamBuilder::kHeaderBytes, cop1.end());
+  return bytes;
+}
+
+TEST(Streams, Cop2RunsLikeCop1) {
+  const std::vector<uint8_t> cop1 = add_stream().cmd0(Cmd0::kStop, 0xFFFF).finish();
+  Regions a;
+  Regions b;
+  for (size_t i = 0; i < 32; ++i) {
+    a.arena[i] = b.arena[i] = static_cast<uint8_t>(i * 37 + 5);
+  }
+  ASSERT_TRUE(run(cop1, &a).ok());
+  const std::vector<uint8_t> cop2 = cop2_of(cop1, 2);
+  const Status s = run(cop2, &b);
+  ASSERT_TRUE(s.ok());
+  EXPECT_TRUE(a.arena == b.arena);
+
+  DriverPayload header;
+  ASSERT_TRUE(parse_driver_payload(cop2.data(), cop2.size(), &header).ok());
+  EXPECT_EQ(header.format, 2u);
+  EXPECT_EQ(header.addressing, 2u);
+  EXPECT_EQ(header.commands_begin, 64u);
+  EXPECT_EQ(header.config, read_u32(cop1.data() + 8));
+}
+
+TEST(Streams, Cop2HeaderErrors) {
+  const std::vector<uint8_t> good = cop2_of(add_stream().cmd0(Cmd0::kStop, 0xFFFF).finish());
+  struct Case {
+    size_t byte;
+    uint8_t value;
+    const char* message;
+  };
+  const Case cases[] = {
+      {4, 2, "COP2 version 2.0"},
+      {12, 1, "COP2 header declares"},
+      {16, 7, "unknown COP2 entry type 7"},
+      {22, 0x01, "declares"},
+      {25, 0xFF, "metadata of"},
+      {28, 'X', "not VEUM"},
+      {36, 3, "not VEUM"},
+      {48, 9, "addressing mode 9"},
+  };
+  for (const Case& c : cases) {
+    std::vector<uint8_t> bad = good;
+    bad[c.byte] = c.value;
+    Regions r;
+    const Status s = run(bad, &r);
+    EXPECT_EQ(s.fault(), Fault::kMalformedStream);
+    if (std::strstr(s.message(), c.message) == nullptr) {
+      ADD_FAILURE("byte %zu = %u: '%s' lacks '%s'", c.byte, static_cast<unsigned>(c.value), s.message(), c.message);
+    }
+  }
+  // Every truncation is an error, never a read past the end.
+  for (size_t size = 4; size < good.size(); size += 4) {
+    DriverPayload header;
+    EXPECT_FALSE(parse_driver_payload(good.data(), size, &header).ok());
+  }
+}
+
 TEST(Streams, HeaderErrors) {
   Regions r;
   std::vector<uint8_t> good = add_stream().cmd0(Cmd0::kStop, 0xFFFF).finish();
