@@ -11,6 +11,7 @@ import torch
 import etarm.runtime
 from etarm.compiler import compile_model
 from etarm.errors import EtarmError
+from etarm.ethosu.payload import EthosUPayload
 from etarm.pte import delegate_payloads
 from etarm.quantizer import TOSAQuantizer, get_symmetric_quantization_config
 from etarm.runtime import Program
@@ -158,8 +159,6 @@ def test_an_ethos_u_program_runs_on_the_npu_model_exactly(model, target):
 def test_an_ethos_u85_direct_drive_program_runs_on_the_npu_model_exactly(model):
     """--direct_drive: a COP2 stream with the input in region 3 and the output in region 4, which
     the delegate maps and the NPU model runs."""
-    from etarm.ethosu.payload import EthosUPayload
-
     module, inputs = model
     compiled = compile_model(module, inputs, "ethos-u85-256", quantize=True, target_options={"direct_drive": True})
     (delegate,) = delegate_payloads(compiled.pte)
