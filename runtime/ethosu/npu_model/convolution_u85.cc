@@ -4,9 +4,10 @@
 //                        byte 8 the shift (bits 0..5);
 //   48-bit accumulators: bytes 0..5 the bias, 6..7 the scale (15 bits), byte 8 the shift;
 // one 10-byte record per OFM channel (Vela pads the count to a multiple of 16). Rounding is
-// OFM_SCALE's. One weight decoder (ethos-u85-128/256), the standard (mlw) or fast weight
-// format (fwd_decoder.h), 8-bit IFMs; 2:4 sparsity, chaining and several weight decoders fail
-// as not modelled. (A CONV with weights from IFM2 is a matmul: matmul_u85.cc.)
+// OFM_SCALE's. Weights in the standard (mlw) or fast format (fwd_decoder.h), dense or 2:4
+// sparse, split over the configuration's weight decoders (one per core: ethos-u85-512 has 2,
+// -1024 and -2048 have 4); 8- and 16-bit IFMs. (A CONV with weights from IFM2 is a matmul:
+// matmul_u85.cc.)
 #include "runtime/ethosu/npu_model/fwd_decoder.h"
 #include "runtime/ethosu/npu_model/mlw_decoder.h"
 #include "runtime/ethosu/npu_model/operation_u85.h"
@@ -36,6 +37,49 @@ int ofm_ublock_depth(const Accelerator& a, uint32_t microblock) {
 }
 
 
+// Each weight decoder's stream registers: WEIGHT_BASE/LENGTH, then WEIGHT1..3_BASE/LENGTH.
+constexpr u85::Cmd1 kWeightBases[] = {u85::Cmd1::kWeightBase, u85::Cmd1::kWeight1Base, u85::Cmd1::kWeight2Base,
+                                      u85::Cmd1::kWeight3Base};
+constexpr u85::Cmd1 kWeightLengths[] = {u85::Cmd1::kWeightLength, u85::Cmd1::kWeight1Length,
+                                        u85::Cmd1::kWeight2Length, u85::Cmd1::kWeight3Length};
+constexpr int kMaxDecoders = 4;
+
+// The bytes of weight decoder `d`'s stream.
+Status weight_stream_bytes(const OperationContext& ctx, int d, const uint8_t** bytes, size_t* length) {
+  const RegisterFile& regs = ctx.regs;
+  const uint32_t region = regs.get(u85::Cmd0::kWeightRegion, u85::kRegion);
+  const uint64_t base = regs.address(kWeightBases[d]);
+  *length = static_cast<uint32_t>(regs.get(kWeightLengths[d]));
+  uint8_t* p = nullptr;
+  static const char* const kNames[] = {"WEIGHT", "WEIGHT1", "WEIGHT2", "WEIGHT3"};
+  NPU_MODEL_RETURN_IF_ERROR(ctx.memory.bytes(region, base, *length, false, kNames[d], &p));
+  *bytes = p;
+  return Status();
+}
+
+// Splits a fast-weight stream holding `decoders` interleaved streams of `per_decoder` values
+// (fast_weight_block_u85 values of each in turn; the last turn as many as are left) into
+// consecutive streams.
+void deinterleave(const int16_t* in, size_t per_decoder, int decoders, size_t block, int16_t* out) {
+  const size_t round = block * static_cast<size_t>(decoders);
+  const size_t full_rounds = per_decoder / block;
+  const size_t tail = per_decoder % block;
+  const size_t total = per_decoder * static_cast<size_t>(decoders);
+  for (size_t i = 0; i < total; ++i) {
+    size_t d;
+    size_t pos;
+    if (i < full_rounds * round) {
+      d = i % round / block;
+      pos = i / round * block + i % block;
+    } else {
+      const size_t j = i - full_rounds * round;
+      d = j / tail;
+      pos = full_rounds * block + j % tail;
+    }
+    out[d * per_decoder + pos] = in[i];
+  }
+}
+
 Status load_weights_u85(const OperationContext& ctx, bool depthwise, bool ifm_16bit, int64_t ofm_depth,
                         int64_t ifm_depth, const KernelGeometry& k, int16_t** out) {
   const RegisterFile& regs = ctx.regs;
@@ -44,6 +88,8 @@ Status load_weights_u85(const OperationContext& ctx, bool depthwise, bool ifm_16
   l.part_kernel_first = regs.get(u85::Cmd0::kKernelStride, u85::kWeightOrder) ==
                         static_cast<uint32_t>(u85::WeightOrder::kPartKernelFirst);
   l.ifm_16bit = ifm_16bit;
+  l.sparse = regs.get(u85::Cmd0::kWeightFormat, u85::kWeightSparsity) ==
+             static_cast<uint32_t>(u85::WeightSparsity::kSparse2of4);
   l.macs = ctx.accelerator.macs * ctx.accelerator.cores;
   l.ofm_depth = static_cast<int>(ofm_depth);
   l.ifm_depth = depthwise ? 1 : static_cast<int>(ifm_depth);
@@ -59,27 +105,60 @@ Status load_weights_u85(const OperationContext& ctx, bool depthwise, bool ifm_16
     return Status::error(Fault::kMalformedStream, "ACC_FORMAT names a micro-block %s does not have",
                          ctx.accelerator.name);
   }
-  l.ifm_block_depth = l.part_kernel_first ? 16 : (l.macs <= 256 && l.ofm_ublock_depth == 16) ? 32 : 64;
+  // One weight decoder per core; each takes every N-th group of 4 channels of a micro-block.
+  l.decoders = ctx.accelerator.cores;
+  if (l.decoders > kMaxDecoders || l.ofm_ublock_depth % (4 * l.decoders) != 0) {
+    return Status::error(Fault::kUnsupported, "%d weight decoders sharing a %d-channel micro-block",
+                         l.decoders, l.ofm_ublock_depth);
+  }
+  if (l.sparse && depthwise) {
+    return Status::error(Fault::kMalformedStream, "2:4 sparse weights for a depthwise convolution");
+  }
+  // Vela 5.2.0's IFM block depths (ethos_u85.cpp): 2:4 sparsity doubles the depth-first
+  // block of 8-bit IFMs and keeps U85-128/256's 16-deep micro-block at 64.
+  if (l.part_kernel_first) {
+    l.ifm_block_depth = 16;
+  } else if (l.macs <= 256 && l.ofm_ublock_depth == 16 && !l.sparse) {
+    l.ifm_block_depth = 32;
+  } else {
+    l.ifm_block_depth = l.sparse && !ifm_16bit ? 128 : 64;
+  }
 
   int16_t* dense = nullptr;
   NPU_MODEL_RETURN_IF_ERROR(ctx.workspace.allocate(l.dense_size(), "weights", &dense));
-  const size_t wanted = weight_stream_length_u85(l);
-  int16_t* stream = nullptr;
-  NPU_MODEL_RETURN_IF_ERROR(ctx.workspace.allocate(wanted, "weight stream", &stream));
-  const uint32_t region = regs.get(u85::Cmd0::kWeightRegion, u85::kRegion);
-  const uint64_t base = regs.address(u85::Cmd1::kWeightBase);
-  const uint64_t length = static_cast<uint32_t>(regs.get(u85::Cmd1::kWeightLength));
-  uint8_t* bytes = nullptr;
-  NPU_MODEL_RETURN_IF_ERROR(ctx.memory.bytes(region, base, length, false, "WEIGHT", &bytes));
-  size_t decoded = wanted;
+  const size_t wanted = weight_stream_length_u85(l);  // per decoder: the same for each
+  const size_t all = wanted * static_cast<size_t>(l.decoders);
+  int16_t* streams = nullptr;
+  NPU_MODEL_RETURN_IF_ERROR(ctx.workspace.allocate(all, "weight streams", &streams));
+  size_t decoded[kMaxDecoders];
   if (regs.get(u85::Cmd0::kWeightFormat, u85::kWeightFormat) == static_cast<uint32_t>(u85::WeightFormat::kFast)) {
-    NPU_MODEL_RETURN_IF_ERROR(decode_fwd(bytes, length, stream, wanted));
+    // The fast format is one stream (WEIGHT_BASE) whatever the number of decoders.
+    const uint8_t* bytes = nullptr;
+    size_t length = 0;
+    NPU_MODEL_RETURN_IF_ERROR(weight_stream_bytes(ctx, 0, &bytes, &length));
+    if (l.decoders == 1) {
+      NPU_MODEL_RETURN_IF_ERROR(decode_fwd(bytes, length, streams, all));
+    } else {
+      int16_t* interleaved = nullptr;
+      NPU_MODEL_RETURN_IF_ERROR(ctx.workspace.allocate(all, "interleaved weights", &interleaved));
+      NPU_MODEL_RETURN_IF_ERROR(decode_fwd(bytes, length, interleaved, all));
+      deinterleave(interleaved, wanted, l.decoders, fast_weight_block_u85(l), streams);
+    }
+    for (int d = 0; d < l.decoders; ++d) decoded[d] = wanted;
   } else {
     MlwScratch* scratch = nullptr;
     NPU_MODEL_RETURN_IF_ERROR(ctx.workspace.allocate(1, "weight decoder", &scratch));
-    NPU_MODEL_RETURN_IF_ERROR(decode_mlw(bytes, length, stream, wanted, &decoded, scratch));
+    for (int d = 0; d < l.decoders; ++d) {
+      const uint8_t* bytes = nullptr;
+      size_t length = 0;
+      NPU_MODEL_RETURN_IF_ERROR(weight_stream_bytes(ctx, d, &bytes, &length));
+      NPU_MODEL_RETURN_IF_ERROR(decode_mlw(bytes, length, streams + d * wanted, wanted, &decoded[d], scratch));
+    }
   }
-  NPU_MODEL_RETURN_IF_ERROR(place_weights_u85(l, stream, decoded, dense));
+  for (int d = 0; d < l.decoders; ++d) {
+    l.decoder = d;
+    NPU_MODEL_RETURN_IF_ERROR(place_weights_u85(l, streams + d * wanted, decoded[d], dense));
+  }
   *out = dense;
   return Status();
 }
@@ -88,13 +167,6 @@ Status load_weights_u85(const OperationContext& ctx, bool depthwise, bool ifm_16
 
 Status run_convolution_u85(const OperationContext& ctx, bool depthwise) {
   const RegisterFile& regs = ctx.regs;
-  if (regs.get(u85::Cmd0::kWeightFormat, u85::kWeightSparsity) != static_cast<uint32_t>(u85::WeightSparsity::kNone)) {
-    return Status::error(Fault::kUnsupported, "2:4 sparse weights are not modelled yet");
-  }
-  if (ctx.accelerator.cores != 1) {
-    return Status::error(Fault::kUnsupported, "%s's %d weight decoders are not modelled yet", ctx.accelerator.name,
-                         ctx.accelerator.cores);
-  }
   if (regs.get(u85::Cmd0::kAccFormat, u85::kAccInput) != static_cast<uint32_t>(u85::AccInput::kReset) ||
       regs.get(u85::Cmd0::kAccFormat, u85::kAccOutput) != static_cast<uint32_t>(u85::AccOutput::kEnable)) {
     return Status::error(Fault::kUnsupported, "accumulator input/output modes are not modelled yet");

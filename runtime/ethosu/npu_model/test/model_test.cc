@@ -14,6 +14,7 @@
 #include "runtime/ethosu/npu_model/scaling.h"
 #include "runtime/ethosu/npu_model/test/stream_builder.h"
 #include "runtime/ethosu/npu_model/weight_layout.h"
+#include "runtime/ethosu/npu_model/weight_layout_u85.h"
 #include "runtime/testing/files.h"
 #include "runtime/testing/test.h"
 
@@ -174,6 +175,71 @@ TEST(WeightLayout, CountsMatchTheDenseSize) {
   l.cores = 2;
   EXPECT_GE(weight_stream_length(l, 0) + weight_stream_length(l, 1), l.dense_size());
   EXPECT_EQ(l.core_ofm_depth(0) + l.core_ofm_depth(1), 20);
+}
+
+// A depth-first 3x3 convolution on ethos-u85-2048 (64-deep OFM micro-blocks, 4 decoders).
+WeightLayoutU85 u85_layout(int decoders, bool sparse, int ofm_depth, int ifm_depth) {
+  WeightLayoutU85 l{};
+  l.sparse = sparse;
+  l.macs = 2048;
+  l.ofm_depth = ofm_depth;
+  l.ifm_depth = ifm_depth;
+  l.kernel_h = l.kernel_w = 3;
+  l.dilation_x = l.dilation_y = 1;
+  l.stride_x = l.stride_y = 1;
+  l.ofm_block_depth = 64;
+  l.ifm_block_depth = sparse ? 128 : 64;
+  l.ofm_ublock_depth = 64;
+  l.decoders = decoders;
+  return l;
+}
+
+TEST(WeightLayoutU85, DecodersShareTheWeights) {
+  // Each of 4 decoders' streams is a quarter of the one-decoder stream, and together they
+  // place every weight exactly once (whole blocks: no padding).
+  const size_t whole = weight_stream_length_u85(u85_layout(1, false, 70, 20));
+  EXPECT_EQ(weight_stream_length_u85(u85_layout(4, false, 70, 20)) * 4, whole);
+  WeightLayoutU85 l = u85_layout(4, false, 128, 64);
+  const size_t quarter = weight_stream_length_u85(l);
+  EXPECT_EQ(quarter * 4, l.dense_size());
+  std::vector<int16_t> dense(l.dense_size(), -1);
+  std::vector<int16_t> stream(quarter, 1);
+  for (int d = 0; d < 4; ++d) {
+    l.decoder = d;
+    std::vector<int16_t> marked(dense.size(), 0);
+    ASSERT_TRUE(place_weights_u85(l, stream.data(), stream.size(), marked.data()).ok());
+    for (size_t i = 0; i < dense.size(); ++i) {
+      if (marked[i] == 0) continue;
+      EXPECT_EQ(dense[i], -1);  // no weight belongs to two decoders
+      dense[i] = static_cast<int16_t>(d);
+    }
+  }
+  size_t unplaced = 0;
+  for (int16_t v : dense) unplaced += v == -1 ? 1 : 0;
+  EXPECT_EQ(unplaced, size_t{0});
+  // OFM channels 0..3 are decoder 0's, 4..7 decoder 1's.
+  EXPECT_EQ(dense[0], 0);
+  EXPECT_EQ(dense[static_cast<size_t>(5) * 9 * 64], 1);
+}
+
+TEST(WeightLayoutU85, SparseStreamsKeepTwoOfFour) {
+  WeightLayoutU85 l = u85_layout(1, true, 70, 20);
+  const size_t n = weight_stream_length_u85(l);
+  std::vector<int16_t> stream(n, 0);
+  std::vector<int16_t> dense(l.dense_size(), 0);
+  stream[0] = 5;
+  stream[3] = -127;
+  EXPECT_TRUE(place_weights_u85(l, stream.data(), n, dense.data()).ok());
+  EXPECT_EQ(dense[0], 5);
+  stream[1] = 1;  // a third non-zero weight among channels 0..3
+  Status s = place_weights_u85(l, stream.data(), n, dense.data());
+  EXPECT_EQ(s.fault(), Fault::kBadWeights);
+  EXPECT_TRUE(std::strstr(s.message(), "weights 0..3 of a 2:4 sparse stream hold 3 non-zero values") != nullptr);
+  stream[1] = 0;
+  stream[3] = -128;  // outside what a sparse stream may hold
+  s = place_weights_u85(l, stream.data(), n, dense.data());
+  EXPECT_EQ(s.fault(), Fault::kBadWeights);
+  EXPECT_TRUE(std::strstr(s.message(), "outside [-127, 127]") != nullptr);
 }
 
 // ---- whole streams --------------------------------------------------------------------

@@ -28,6 +28,13 @@ def _r(*shape):
     return torch.randn(*shape)
 
 
+def _ternary(conv):
+    """`conv` with weights of three values, -0.05, 0 and 0.05 (drawn after every other model's)."""
+    with torch.no_grad():
+        conv.weight.copy_(torch.randint(-1, 2, conv.weight.shape).float() * 0.05)
+    return conv
+
+
 def _models():
     torch.manual_seed(7)
     return {
@@ -88,6 +95,9 @@ def _models():
             Binary(lambda x, v: torch.ops.aten.index_put.default(x, [torch.tensor([4, 0, 2])], v, False)),
             (_r(6, 8), _r(3, 8)),
         ),
+        # Few distinct weights: Vela 5.2.0 picks Ethos-U85's fast weight format (on U85-512 one
+        # stream interleaving both weight decoders' weights).
+        "conv2d_ternary": (_ternary(torch.nn.Conv2d(256, 256, 1)), (_r(1, 256, 2, 2),)),
     }
 
 
