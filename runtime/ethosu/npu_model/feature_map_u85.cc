@@ -245,14 +245,17 @@ Status output_stage_u85(const OperationContext& ctx, OutputStage* out) {
       s.lut = lut;
       break;
     }
+    case u85::ActivationFunction::kLutS16S16:
     case u85::ActivationFunction::kLutS16S32: {
-      if (s.ofm.elem_bytes != 4) {
+      const bool to_int16 = function == static_cast<uint32_t>(u85::ActivationFunction::kLutS16S16);
+      if (s.ofm.elem_bytes != (to_int16 ? 2 : 4)) {
         return Status::error(Fault::kMalformedStream, "ACTIVATION %s on a %d-byte OFM",
                              u85::activation_function_name(function), s.ofm.elem_bytes);
       }
       uint8_t* lut = nullptr;
       NPU_MODEL_RETURN_IF_ERROR(ctx.memory.shram_bytes(0, 8 * kLutSlotBytes, "look-up table", &lut));
       s.lut_s16_s32 = lut;
+      s.lut_to_int16 = to_int16;
       break;
     }
     default:

@@ -58,7 +58,8 @@ int32_t OutputStage::finish(int64_t acc, uint32_t scale, uint32_t shift) const {
     const uint8_t* pair = lut_s16_s32 + (u >> 7) * 4;
     const int64_t base = static_cast<int16_t>(static_cast<uint16_t>(pair[0] | pair[1] << 8));
     const int64_t slope = static_cast<int16_t>(static_cast<uint16_t>(pair[2] | pair[3] << 8));
-    return static_cast<int32_t>(clamp(base * 128 + slope * (u & 127), ofm.type_min(), ofm.type_max()));
+    const int64_t r = base * 128 + slope * (u & 127);
+    return static_cast<int32_t>(clamp(lut_to_int16 ? (r + 64) >> 7 : r, ofm.type_min(), ofm.type_max()));
   }
   if (lut != nullptr) {
     const int64_t index = clamp(v, -128, 127) + 128;

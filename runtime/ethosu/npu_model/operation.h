@@ -63,6 +63,10 @@ struct OutputStage {
   // interpolating int16 TABLE with Vela's table of base and next - base. [lo, hi] clips u;
   // the result only saturates to the OFM type.
   const uint8_t* lut_s16_s32;
+  // LUT_S16_S16 reads the same table into an int16 OFM: the int32 interpolation divided by 128,
+  // round half up ((r + 64) >> 7; what Vela fuses a TABLE and its following RESCALE by 1/128
+  // into), then saturated to the OFM type.
+  bool lut_to_int16;
   // Keep the result's low bits (an 8- or 16-bit OFM without clipping: U85's clip range NONE,
   // which Vela uses for TOSA's wrapping CAST) instead of clamping to [lo, hi].
   bool wrap;

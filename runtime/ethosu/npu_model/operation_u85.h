@@ -24,8 +24,8 @@ bool is_chained_u85(const RegisterFile& regs, Operand operand);
 // U85's rounding modes), the OFM zero point, ACTIVATION's clip (ACTIVATION_MIN/MAX read as
 // 16-bit values of the OFM's signedness; or no clip: an 8- or 16-bit OFM keeps the result's
 // low bits, a 32-bit one saturates) and its int8 look-up
-// tables (LUT_S8_S8: table n is the n-th 256 bytes of the LUT RAM; LUT_S16_S32: the whole 2 KiB
-// as OutputStage::lut_s16_s32 reads it).
+// tables (LUT_S8_S8: table n is the n-th 256 bytes of the LUT RAM; LUT_S16_S32 and LUT_S16_S16:
+// the whole 2 KiB as OutputStage::lut_s16_s32 reads it).
 Status output_stage_u85(const OperationContext& ctx, OutputStage* out);
 
 // Stores the operation's dense h x w x c result into the OFM, transposed as OFM_PRECISION
