@@ -159,7 +159,8 @@ def test_direct_drive_is_an_ethos_u85_stream_with_its_own_io_regions(tmp_path):
     from etarm.pte import delegate_payloads
 
     out = tmp_path / "mlp.pte"
-    compile_ok("-m", "mlp", "-t", "ethos-u85-256", "-q", "--direct_drive", "-o", str(out))
+    done = compile_ok("-m", "mlp", "-t", "ethos-u85-256", "-q", "--direct_drive", "-o", str(out))
+    assert "Dedicated_Sram_384KB, 1000 MHz, direct drive (COP2; inputs in region 3, outputs in region 4)" in done.stdout
     (delegate,) = delegate_payloads(out.read_bytes())
     payload = EthosUPayload.from_bytes(delegate.data)
     assert payload.cmd_data[:4] == b"COP2"

@@ -17,8 +17,9 @@ from etarm.tosa.reference_model import run_tosa
 
 BOUNDARY_OPS = {"quantized_decomposed.quantize_per_tensor.default", "quantized_decomposed.dequantize_per_tensor.default"}
 VELA_KEYS = {
-    "vela_version", "accelerator", "system_config", "memory_mode", "core_clock_hz", "cycles_total", "cycles_npu",
-    "inference_time_s", "inferences_per_second", "macs", "sram_bytes", "dram_bytes", "flash_bytes", "weights_area",
+    "vela_version", "accelerator", "system_config", "memory_mode", "direct_drive", "core_clock_hz", "cycles_total",
+    "cycles_npu", "inference_time_s", "inferences_per_second", "macs", "sram_bytes", "dram_bytes", "flash_bytes",
+    "weights_area",
     "feature_map_area", "original_weights_bytes", "encoded_weights_bytes", "command_stream_bytes",
     "weight_data_bytes", "scratch_bytes", "fast_scratch_bytes", "npu_operators", "vela_seconds",
 }  # fmt: skip

@@ -32,5 +32,7 @@ def estimates_table(partitions: list[dict]) -> list[str]:
     header = (
         f"Vela {config['vela_version']} estimates: {config['accelerator']}, {config['system_config']}, "
         f"{config['memory_mode']}, {config['core_clock_hz'] / 1e6:g} MHz"
+        # Reports written before direct drive existed have no such key.
+        + (", direct drive (COP2; inputs in region 3, outputs in region 4)" if config.get("direct_drive") else "")
     )
     return [header, "  " + line([title for title, _ in _COLUMNS]), *("  " + line(row) for row in rows)]

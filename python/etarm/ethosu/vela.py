@@ -179,6 +179,7 @@ def _estimates(row: dict, log: str, spec: EthosUCompileSpec, raw: VelaOutput, se
         "accelerator": spec.target,
         "system_config": spec.system_config,
         "memory_mode": spec.memory_mode,
+        "direct_drive": spec.direct_drive,
         "core_clock_hz": _number(row, "core_clock"),
         "cycles_total": int(_number(row, "cycles_total")),
         "cycles_npu": int(_number(row, "cycles_npu")),
