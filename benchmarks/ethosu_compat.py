@@ -23,10 +23,8 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import datetime
 import glob
 import os
-import platform
 import sys
 import tempfile
 
@@ -38,6 +36,7 @@ import compile as compile_benchmark  # noqa: E402
 import float_error  # noqa: E402
 
 sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != _HERE]
+from benchmarks import benchmark_results  # noqa: E402
 
 DEFAULT_MODELS = "mlp,cnn_bn,ds_cnn,inverted_residual"
 DEFAULT_TARGETS = "ethos-u55-128,ethos-u85-256"
@@ -154,21 +153,8 @@ def main(argv: list[str] | None = None) -> int:
                 rows.append({"model": model, "target": target, **dataclasses.asdict(result)})
                 print(format_table(rows[-1:]).splitlines()[2], flush=True)  # its row, as it comes
     print(format_table(rows))
-    compile_benchmark.write_json(
-        json_path,
-        {
-            "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-            "host": platform.node(),
-            "random_sets": RANDOM_SETS,
-            "seed": args.seed,
-            "results": rows,
-        },
-    )
-    print(f"wrote {json_path}")
-    failed = sum(not row["ok"] for row in rows)
-    if failed:
-        print(f"{failed} of {len(rows)} programs did not match", file=sys.stderr)
-    return 1 if failed else 0
+    settings = {"random_sets": RANDOM_SETS, "seed": args.seed}
+    return benchmark_results.finish(json_path, settings, rows, "programs did not match")
 
 
 if __name__ == "__main__":

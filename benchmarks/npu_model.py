@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import datetime
 import os
 import platform
 import sys
@@ -29,6 +28,7 @@ sys.path.insert(0, _HERE)
 import compile as compile_benchmark  # noqa: E402
 
 sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != _HERE]
+from benchmarks import benchmark_results  # noqa: E402
 
 DEFAULT_TARGETS = "ethos-u55-128,ethos-u85-256"
 
@@ -146,21 +146,8 @@ def main(argv: list[str] | None = None) -> int:
             f"largest network measured: {largest['model']} on {largest['target']}, {largest['macs']:,} MACs "
             f"in {largest['seconds'] * 1e3:.1f} ms on the NPU model"
         )
-    compile_benchmark.write_json(
-        json_path,
-        {
-            "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-            "host": platform.node(),
-            "machine": platform.machine(),
-            "repetitions": args.repetitions,
-            "results": rows,
-        },
-    )
-    print(f"wrote {json_path}")
-    failed = sum(not row["ok"] for row in rows)
-    if failed:
-        print(f"{failed} of {len(rows)} networks did not run", file=sys.stderr)
-    return 1 if failed else 0
+    settings = {"machine": platform.machine(), "repetitions": args.repetitions}
+    return benchmark_results.finish(json_path, settings, rows, "networks did not run")
 
 
 if __name__ == "__main__":
