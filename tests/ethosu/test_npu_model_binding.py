@@ -82,6 +82,39 @@ def test_a_corrupt_command_stream_names_the_command_and_offset():
     assert error.value.fault == "malformed stream"
 
 
+def _command_offsets(cmd_data: bytes) -> list[int]:
+    """Byte offsets of the commands in a COP1 driver payload: after the fourcc, the config
+    action (tag, CONFIG, ID) and NOPs comes the command-stream action, then the commands; a
+    long command (bit 14) has a payload word."""
+    words = struct.unpack_from(f"<{len(cmd_data) // 4}I", cmd_data)
+    i = 1
+    while words[i] & 0xFF != 0x02:
+        i += 3 if words[i] & 0xFF == 0x01 else 1
+    count = (words[i] >> 16) | ((words[i] >> 8) & 0xFF) << 16
+    offsets, at, end = [], i + 1, i + 1 + count
+    while at < end:
+        offsets.append(4 * at)
+        at += 2 if words[at] & (1 << 14) else 1
+    return offsets
+
+
+def test_a_missing_wait_is_a_hazard():
+    """Each NPU_OP_DMA_WAIT replaced by NPU_OP_PMU_MASK (no effect on the model): the command it
+    protected reads what a DMA may still be writing, and the error names both commands."""
+    payload, _ = _partition()
+    cmd_data = EthosUPayload.from_bytes(payload).cmd_data
+    waits = [o for o in _command_offsets(cmd_data) if struct.unpack_from("<I", cmd_data, o)[0] & 0xFFFF == 17]
+    assert waits, "ConvAdd's stream on ethos-u55-128 streams its weights with a DMA_WAIT before their use"
+    run_payload(payload, TARGET, _random_inputs(payload))  # unmodified: no hazard
+    for wait in waits:
+        broken = bytearray(cmd_data)
+        struct.pack_into("<I", broken, wait, 19)  # NPU_OP_PMU_MASK 0
+        with pytest.raises(NpuModelError, match=r"at byte \d+: .* of NPU_OP_DMA_START at byte \d+") as error:
+            run_payload(_with_cmd_data(payload, bytes(broken)), TARGET, _random_inputs(payload))
+        assert error.value.fault == "hazard"
+        assert "no NPU_OP_DMA_WAIT" in str(error.value)
+
+
 def test_a_stream_for_another_npu_is_refused():
     payload, _ = _partition()
     with pytest.raises(NpuModelError) as error:

@@ -28,7 +28,7 @@ ARENA_FILL = 0xA5
 
 class NpuModelError(EtarmError):
     """The NPU model refused or could not finish a command stream. ``fault`` is the kind
-    ("not supported", "malformed stream", "out of bounds", "bad weights", ...); the message
+    ("not supported", "malformed stream", "out of bounds", "bad weights", "hazard", ...); the message
     names the command and its byte offset in the stream."""
 
     def __init__(self, fault: str, message: str):

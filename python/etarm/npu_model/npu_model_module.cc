@@ -66,6 +66,8 @@ const char* fault_name(Fault fault) {
       return "configuration mismatch";
     case Fault::kOutOfMemory:
       return "out of memory";
+    case Fault::kHazard:
+      return "hazard";
   }
   return "unknown fault";
 }

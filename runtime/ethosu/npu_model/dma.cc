@@ -1,9 +1,10 @@
 // NPU_OP_DMA_START: copies DMA0_LEN bytes from DMA0_SRC in the source region to DMA0_DST in
-// the destination region, at once (the model runs commands in order, so the waits Vela
-// places are already satisfied). A destination in internal mode is the NPU's SHRAM (how
-// look-up tables get there). Ethos-U65 streams may write 2D/3D destinations: DMA0_SIZE0
-// rows of DMA0_LEN bytes, each DMA0_SKIP0 bytes apart after the previous row's end, and
-// DMA0_SIZE1 such planes with DMA0_SKIP1; the source stays contiguous.
+// the destination region, at once (the model runs commands in order; hazards.h checks that
+// the stream waits where the hardware, which runs DMAs beside kernels, would need it). A
+// destination in internal mode is the NPU's SHRAM (how look-up tables get there). Ethos-U65
+// streams may write 2D/3D destinations: DMA0_SIZE0 rows of DMA0_LEN bytes, each DMA0_SKIP0
+// bytes apart after the previous row's end, and DMA0_SIZE1 such planes with DMA0_SKIP1; the
+// source stays contiguous.
 #include "runtime/ethosu/npu_model/operation.h"
 
 #include <cstring>
@@ -58,7 +59,7 @@ Status run_dma(const OperationContext& ctx) {
       const uint64_t at = dst + p * plane_pitch + r * row_pitch;
       uint8_t* to = nullptr;
       if (dst_internal) {
-        NPU_MODEL_RETURN_IF_ERROR(ctx.memory.shram_bytes(at, len, "DMA destination", &to));
+        NPU_MODEL_RETURN_IF_ERROR(ctx.memory.shram_bytes(at, len, true, "DMA destination", &to));
       } else {
         NPU_MODEL_RETURN_IF_ERROR(ctx.memory.bytes(dst_region, at, len, true, "DMA destination", &to));
       }

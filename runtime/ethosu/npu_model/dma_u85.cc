@@ -1,5 +1,5 @@
 // NPU_OP_DMA_START on Ethos-U85: copies blocks of DMA0_LEN bytes from the source region to the
-// destination region, at once (commands run in order, so Vela's waits are already satisfied).
+// destination region, at once (commands run in order; hazards.h checks Vela's waits).
 // The source's stride mode gives the blocks: 1D one block; 2D DMA0_SIZE0 blocks, block i0 at
 // i0 * DMA0_SRC_STRIDE0 / DMA0_DST_STRIDE0; 3D DMA0_SIZE1 rows of those, row i1 at
 // i1 * DMA0_SRC_STRIDE1 / DMA0_DST_STRIDE1 further (strides two's complement, 40 bits).
@@ -95,7 +95,7 @@ Status run_dma_u85(const OperationContext& ctx) {
       uint8_t* to = nullptr;
       const uint64_t at = dst.address(i1, dst.indexed ? index : i0);
       if (dst.internal) {
-        NPU_MODEL_RETURN_IF_ERROR(ctx.memory.shram_bytes(at, len, "DMA destination (LUT RAM)", &to));
+        NPU_MODEL_RETURN_IF_ERROR(ctx.memory.shram_bytes(at, len, true, "DMA destination (LUT RAM)", &to));
       } else {
         NPU_MODEL_RETURN_IF_ERROR(ctx.memory.bytes(dst.region, at, len, true, "DMA destination", &to));
       }

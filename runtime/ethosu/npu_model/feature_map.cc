@@ -75,6 +75,7 @@ Status FeatureMap::read(int64_t y, int64_t x, int64_t c, int32_t* value) const {
                          " lies outside region %" PRIu32 " of %" PRIu64 " bytes",
                          name, y, x, c, offset, region, size);
   }
+  if (span != nullptr) span->add(static_cast<uint64_t>(offset), static_cast<uint64_t>(offset) + elem_bytes);
   const uint8_t* p = data + offset;
   switch (elem_bytes) {
     case 1:
@@ -103,12 +104,19 @@ Status FeatureMap::write(int64_t y, int64_t x, int64_t c, int32_t value) const {
                          " lies outside region %" PRIu32 " of %" PRIu64 " bytes",
                          name, y, x, c, offset, region, size);
   }
+  if (span != nullptr) span->add(static_cast<uint64_t>(offset), static_cast<uint64_t>(offset) + elem_bytes);
   uint8_t* p = data + offset;
   const uint32_t u = static_cast<uint32_t>(value);
   for (int b = 0; b < elem_bytes; ++b) {
     p[b] = static_cast<uint8_t>(u >> (8 * b));
   }
   return Status();
+}
+
+void describe_span(const FeatureMap& fm) {
+  if (fm.span != nullptr) {
+    fm.span->addressing = {fm.stride_x, fm.stride_y, fm.stride_c, fm.elem_bytes, static_cast<int32_t>(fm.layout)};
+  }
 }
 
 Status feature_map_from_registers(const RegisterFile& regs, const Memory& memory, Operand operand,
@@ -145,6 +153,8 @@ Status feature_map_from_registers(const RegisterFile& regs, const Memory& memory
   NPU_MODEL_RETURN_IF_ERROR(memory.bytes(fm.region, 0, 0, operand == Operand::kOfm, r.name, &data));
   fm.data = memory.region(fm.region).data;
   fm.size = memory.region(fm.region).size;
+  fm.span = memory.span(r.name, fm.region, operand == Operand::kOfm);
+  describe_span(fm);
   *out = fm;
   return Status();
 }

@@ -40,6 +40,9 @@ struct FeatureMap {
   // Resolved region (set by resolve()).
   uint8_t* data;
   uint64_t size;
+  // Where the bytes of every element read or written are noted for the hazard checker
+  // (Memory::span), or nullptr.
+  AccessRange* span;
 
   // Byte offset of element (y, x, c) in the region (may be out of range: check it).
   int64_t offset_of(int64_t y, int64_t x, int64_t c) const;
@@ -51,6 +54,9 @@ struct FeatureMap {
   int64_t type_min() const;
   int64_t type_max() const;
 };
+
+// Notes `fm`'s addressing in its span (if it has one), for the hazard checker.
+void describe_span(const FeatureMap& fm);
 
 // The feature map `operand` describes in the registers (region, tiles, strides, precision,
 // zero point), resolved against `memory` (the region must exist; OFM: be writable).

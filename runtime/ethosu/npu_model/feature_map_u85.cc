@@ -81,6 +81,8 @@ Status feature_map_u85(const RegisterFile& regs, const Memory& memory, Operand o
   NPU_MODEL_RETURN_IF_ERROR(memory.bytes(fm.region, 0, 0, operand == Operand::kOfm, r.name, &data));
   fm.data = memory.region(fm.region).data;
   fm.size = memory.region(fm.region).size;
+  fm.span = memory.span(r.name, fm.region, operand == Operand::kOfm);
+  describe_span(fm);
   *out = fm;
   return Status();
 }
@@ -241,7 +243,8 @@ Status output_stage_u85(const OperationContext& ctx, OutputStage* out) {
       }
       const uint32_t table = regs.get(u85::Cmd0::kActivation, u85::kActivationTable);
       uint8_t* lut = nullptr;
-      NPU_MODEL_RETURN_IF_ERROR(ctx.memory.shram_bytes(table * kLutSlotBytes, kLutSlotBytes, "look-up table", &lut));
+      NPU_MODEL_RETURN_IF_ERROR(
+          ctx.memory.shram_bytes(table * kLutSlotBytes, kLutSlotBytes, false, "look-up table", &lut));
       s.lut = lut;
       break;
     }
@@ -253,7 +256,7 @@ Status output_stage_u85(const OperationContext& ctx, OutputStage* out) {
                              u85::activation_function_name(function), s.ofm.elem_bytes);
       }
       uint8_t* lut = nullptr;
-      NPU_MODEL_RETURN_IF_ERROR(ctx.memory.shram_bytes(0, 8 * kLutSlotBytes, "look-up table", &lut));
+      NPU_MODEL_RETURN_IF_ERROR(ctx.memory.shram_bytes(0, 8 * kLutSlotBytes, false, "look-up table", &lut));
       s.lut_s16_s32 = lut;
       s.lut_to_int16 = to_int16;
       break;

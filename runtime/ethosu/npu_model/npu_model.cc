@@ -4,7 +4,9 @@
 
 #include "runtime/ethosu/npu_model/command_stream.h"
 #include "runtime/ethosu/npu_model/isa.h"
+#include "runtime/ethosu/npu_model/isa_u85.h"
 #include "runtime/ethosu/npu_model/operation.h"
+#include "runtime/ethosu/npu_model/operation_u85.h"
 
 namespace etarm {
 namespace ethosu {
@@ -83,7 +85,10 @@ Status NpuModel::run(const uint8_t* payload, size_t size, const Region* regions,
   chains_.clear();
   accumulators_.clear();
   std::memset(shram_, 0, sizeof(shram_));
-  const Memory memory(regions, num_regions, shram_, accelerator_->shram_bytes());
+  Memory memory(regions, num_regions, shram_, accelerator_->shram_bytes());
+  memory.record_to(&footprint_);
+  hazards_.reset(*accelerator_);
+  ofm_chained_ = false;
 
   const bool u85 = accelerator_->product == Product::kEthosU85;
   CommandReader reader(payload, header.commands_begin, header.commands_end,
@@ -95,8 +100,10 @@ Status NpuModel::run(const uint8_t* payload, size_t size, const Region* regions,
     if (!command.is_long && command.opcode == static_cast<uint16_t>(Cmd0::kStop)) {
       return Status();
     }
+    footprint_.clear();
     Status s = u85 ? execute_u85(command, memory) : execute(command, memory);
     workspace_.release();
+    if (s.ok()) s = check_hazards(command);
     if (!s.ok()) {
       s.at_command(command.name(), command.offset);
       return s;
@@ -104,6 +111,40 @@ Status NpuModel::run(const uint8_t* payload, size_t size, const Region* regions,
   }
   return Status::error(Fault::kMalformedStream, "the command stream ends at byte %zu without NPU_OP_STOP",
                        header.commands_end);
+}
+
+Status NpuModel::check_hazards(const Command& command) {
+  if (command.is_long || command.opcode >= kFirstRegisterOpcode) {
+    return Status();
+  }
+  // The opcodes below have the same values in U85's command set; the parameter widths differ
+  // (U55/U65: DMA_WAIT 1 bit, KERNEL_WAIT 2 bits, BLOCKDEP 2 bits; U85: 2, 1 and 3 bits).
+  const bool u85 = accelerator_->product == Product::kEthosU85;
+  switch (static_cast<Cmd0>(command.opcode)) {
+    case Cmd0::kDmaStart:
+      return hazards_.dma_started(command.name(), command.offset, footprint_);
+    case Cmd0::kDmaWait:
+      hazards_.dma_wait(field(command.param, 0, u85 ? 2 : 1));
+      return Status();
+    case Cmd0::kKernelWait:
+      hazards_.kernel_wait(field(command.param, 0, u85 ? 1 : 2));
+      return Status();
+    case Cmd0::kConv:
+    case Cmd0::kDepthwise:
+    case Cmd0::kPool:
+    case Cmd0::kElementwise:
+      break;
+    default:
+      if (!(u85 && command.opcode == static_cast<uint16_t>(u85::Cmd0::kResize))) return Status();
+      break;
+  }
+  const bool reordered =
+      u85 && (regs_.get(u85::Cmd0::kOfmPrecision, u85::kOfmTranspose) != static_cast<uint32_t>(u85::Transpose::kHwc) ||
+              regs_.get(u85::Cmd0::kOfmPrecision, u85::kOfmReverse) != static_cast<uint32_t>(u85::Reverse::kNone));
+  const bool joins_chain = ofm_chained_;
+  ofm_chained_ = u85 && is_chained_u85(regs_, Operand::kOfm);
+  return hazards_.kernel_started(command.name(), command.offset, footprint_,
+                                 field(regs_.get(Cmd0::kBlockDep), 0, u85 ? 3 : 2), reordered, joins_chain);
 }
 
 Status NpuModel::execute(const Command& command, const Memory& memory) {
@@ -134,7 +175,7 @@ Status NpuModel::execute(const Command& command, const Memory& memory) {
     case Cmd0::kKernelWait:
     case Cmd0::kPmuMask:
     default:
-      // Synchronisation and profiling: nothing to do when every command completes in order.
+      // Synchronisation and profiling: every command completes in order (check_hazards follows the waits).
       return Status();
   }
 }

@@ -20,6 +20,7 @@
 #include "runtime/ethosu/npu_model/accumulators.h"
 #include "runtime/ethosu/npu_model/chain_buffers.h"
 #include "runtime/ethosu/npu_model/command_stream.h"
+#include "runtime/ethosu/npu_model/hazards.h"
 #include "runtime/ethosu/npu_model/memory.h"
 #include "runtime/ethosu/npu_model/registers.h"
 #include "runtime/ethosu/npu_model/status.h"
@@ -107,6 +108,8 @@ class NpuModel {
   Status execute(const Command& command, const Memory& memory);
   Status execute_u85(const Command& command, const Memory& memory);  // npu_model_u85.cc
   void count_features(const Command& command);
+  // Follows `command` (just run, its accesses in footprint_) in the hazard checker.
+  Status check_hazards(const Command& command);
 
   const Accelerator* accelerator_;
   RegisterFile regs_;
@@ -115,6 +118,9 @@ class NpuModel {
   Accumulators accumulators_;
   RunCounts counts_;
   uint64_t work_limit_ = 0;
+  HazardChecker hazards_;
+  Footprint footprint_;  // what the current command touched
+  bool ofm_chained_ = false;  // the last kernel's OFM went to a chaining buffer (U85)
   uint8_t shram_[kMaxShramBytes] = {};
 };
 

@@ -19,6 +19,7 @@ Error to_error(Fault fault) {
     case Fault::kMalformedStream:
     case Fault::kOutOfBounds:
     case Fault::kBadWeights:
+    case Fault::kHazard:
     default:
       return Error::InvalidProgram;
   }

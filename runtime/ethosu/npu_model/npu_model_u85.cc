@@ -27,7 +27,7 @@ Status NpuModel::execute_u85(const Command& command, const Memory& memory) {
     case u85::Cmd0::kDmaWait:
     case u85::Cmd0::kKernelWait:
     case u85::Cmd0::kPmuMask:
-      // Synchronisation and profiling: nothing to do when every command completes in order.
+      // Synchronisation and profiling: every command completes in order (check_hazards follows the waits).
       return Status();
     case u85::Cmd0::kElementwise:
       ++counts_.operations;

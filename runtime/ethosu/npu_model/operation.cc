@@ -132,7 +132,7 @@ Status output_stage_from_registers(const OperationContext& ctx, OutputStage* out
     }
     uint8_t* lut = nullptr;
     const uint32_t start = lut_area_start(ctx.accelerator) + (function - 16) * kLutBytes;
-    NPU_MODEL_RETURN_IF_ERROR(ctx.memory.shram_bytes(start, kLutBytes, "look-up table", &lut));
+    NPU_MODEL_RETURN_IF_ERROR(ctx.memory.shram_bytes(start, kLutBytes, false, "look-up table", &lut));
     s.lut = lut;
   } else if (function != static_cast<uint32_t>(ActivationFunction::kRelu)) {
     return Status::error(Fault::kUnsupported, "ACTIVATION function %u (built-in tanh/sigmoid) is not modelled",

@@ -17,11 +17,12 @@ enum class Fault {
   kUnsupported,       // valid for the hardware, not modelled yet
   kConfigMismatch,    // the stream was compiled for another NPU configuration
   kOutOfMemory,       // the model's own workspace is too small for an operation
+  kHazard,            // a command touches what a command that may still run writes (a wait is missing)
 };
 
 class Status {
  public:
-  static constexpr size_t kMessageSize = 224;
+  static constexpr size_t kMessageSize = 288;
 
   Status() = default;
 
