@@ -110,6 +110,7 @@ struct PayloadBlocks {
   std::vector<uint8_t> cmd_data;
   std::vector<uint8_t> weight_data;
   uint32_t scratch_size = 0;
+  uint32_t fast_scratch_size = 0;  // region 2: the second word of etarm_meta, 0 without one
 };
 
 inline bool payload_blocks(const std::vector<uint8_t>& payload, PayloadBlocks* out) {
@@ -124,6 +125,7 @@ inline bool payload_blocks(const std::vector<uint8_t>& payload, PayloadBlocks* o
     if (std::strcmp(name, "cmd_data") == 0) out->cmd_data.assign(data, data + size);
     if (std::strcmp(name, "weight_data") == 0) out->weight_data.assign(data, data + size);
     if (std::strcmp(name, "scratch_size") == 0 && size == 4) std::memcpy(&out->scratch_size, data, 4);
+    if (std::strcmp(name, "etarm_meta") == 0 && size >= 8) std::memcpy(&out->fast_scratch_size, data + 4, 4);
     pos += 32 + (size + 15) / 16 * 16;
   }
   return !out->cmd_data.empty();

@@ -249,24 +249,6 @@ TEST(Hazards, BlockDependency) {
 }
 
 // ---- Vela's streams without each of their waits -----------------------------------------
-// The size of region 2 (Vela's fast scratch): the second word of the payload's etarm_meta
-// block (docs/payload_formats.md), 0 without one.
-uint32_t fast_scratch_size(const std::vector<uint8_t>& payload) {
-  size_t pos = 0;
-  while (pos + 32 <= payload.size()) {
-    uint32_t size = 0;
-    std::memcpy(&size, payload.data() + pos + 16, 4);
-    if (size > payload.size() - pos - 32) break;
-    if (std::strncmp(reinterpret_cast<const char*>(payload.data() + pos), "etarm_meta", 16) == 0 && size >= 8) {
-      uint32_t fast = 0;
-      std::memcpy(&fast, payload.data() + pos + 32 + 4, 4);
-      return fast;
-    }
-    pos += 32 + (size + 15) / 16 * 16;
-  }
-  return 0;
-}
-
 Status run_stream(const char* target, const std::vector<uint8_t>& stream, const PayloadBlocks& blocks, uint32_t fast) {
   std::vector<uint8_t> weights = blocks.weight_data;
   std::vector<uint8_t> scratch(blocks.scratch_size + 16, 0);
@@ -315,7 +297,7 @@ TEST(Hazards, VelaStreamsWithoutEachWait) {
     for (size_t p = 0; p < c.partitions.size(); ++p) {
       PayloadBlocks blocks;
       ASSERT_TRUE(payload_blocks(c.partitions[p].payload, &blocks));
-      const uint32_t fast = fast_scratch_size(c.partitions[p].payload);
+      const uint32_t fast = blocks.fast_scratch_size;
       const Status unmodified = run_stream(c.target.c_str(), blocks.cmd_data, blocks, fast);
       if (!unmodified.ok()) {
         ADD_FAILURE("%s p%zu unmodified: %s", case_name(path).c_str(), p, unmodified.message());

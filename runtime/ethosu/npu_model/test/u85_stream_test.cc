@@ -26,24 +26,6 @@ namespace {
 
 std::map<std::string, size_t> g_occurrences;
 
-// The size of region 2 (Vela's fast scratch): the second word of the payload's etarm_meta
-// block (docs/payload_formats.md), 0 without one.
-uint32_t fast_scratch_size(const std::vector<uint8_t>& payload) {
-  size_t pos = 0;
-  while (pos + 32 <= payload.size()) {
-    uint32_t size = 0;
-    std::memcpy(&size, payload.data() + pos + 16, 4);
-    if (size > payload.size() - pos - 32) break;
-    if (std::strncmp(reinterpret_cast<const char*>(payload.data() + pos), "etarm_meta", 16) == 0 && size >= 8) {
-      uint32_t fast = 0;
-      std::memcpy(&fast, payload.data() + pos + 32 + 4, 4);
-      return fast;
-    }
-    pos += 32 + (size + 15) / 16 * 16;
-  }
-  return 0;
-}
-
 void check_stream(const std::string& name, const std::string& target, const PartitionCase& pc) {
   SCOPED_TRACE("%s", name.c_str());
   PayloadBlocks blocks;
@@ -76,7 +58,7 @@ void check_stream(const std::string& name, const std::string& target, const Part
   // The stream on the model, against a zeroed scratch area: a result, or an operation not
   // modelled yet, named with its offset.
   std::vector<uint8_t> scratch(blocks.scratch_size + 16, 0);
-  std::vector<uint8_t> fast(fast_scratch_size(pc.payload) + 16, 0);
+  std::vector<uint8_t> fast(blocks.fast_scratch_size + 16, 0);
   const Region regions[] = {
       {blocks.weight_data.data(), blocks.weight_data.size(), false},
       {scratch.data(), scratch.size(), true},
