@@ -62,7 +62,12 @@ U55_ONLY = [
     "minima_as_complemented_maxima",
     "rescales_before_slices_and_tiles",
 ]
-U85_ONLY = ["transposes_at_lowest_rank", "slices_at_lowest_rank", "pointwise_rows_as_batch"]
+U85_ONLY = [
+    "transposes_at_lowest_rank",
+    "slices_at_lowest_rank",
+    "pointwise_rows_as_batch",
+    "narrowings_doubled_before_rescales",
+]
 ETHOSU_STAGES = {
     **TOSA_STAGES,
     Stage.BEFORE_ANNOTATION: [

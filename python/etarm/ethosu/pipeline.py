@@ -15,6 +15,7 @@ from etarm.ethosu.passes.floor_shifts_as_rounded_shifts import FloorShiftsAsRoun
 from etarm.ethosu.passes.global_pools_as_sums import GlobalPoolsAsSums
 from etarm.ethosu.passes.minima_as_complemented_maxima import MinimaAsComplementedMaxima
 from etarm.ethosu.passes.narrow_transposes import NarrowTransposes
+from etarm.ethosu.passes.narrowings_doubled_before_rescales import NarrowingsDoubledBeforeRescales
 from etarm.ethosu.passes.nearest_resizes_as_half_pixel import NearestResizesAsHalfPixel
 from etarm.ethosu.passes.pad_strided_convolutions import PadStridedConvolutions
 from etarm.ethosu.passes.pad_strided_max_pools import PadStridedMaxPools
@@ -39,7 +40,8 @@ from etarm.tosa_ir.specification import TosaSpecification
 def npu_rewrites(family: str) -> list[Pass]:
     """U55/U65 rewrites make the NPU run what it otherwise could not (strides above 3,
     2x upsampling, long sums, int32 narrowing) or compute what TOSA says where Vela 5.2.0 does
-    not (flooring shifts, reshaped min-reductions, widened slices); the others only save cycles."""
+    not (flooring shifts, reshaped min-reductions, widened slices; on U85 sliced heads and int16
+    window sums); the others only save cycles."""
     if is_u55_class(family):
         return [
             ReductionsWithoutTransposes(family),
@@ -66,6 +68,7 @@ def npu_rewrites(family: str) -> list[Pass]:
         TransposesAtLowestRank(),
         SlicesAtLowestRank(),
         PointwiseRowsAsBatch(),
+        NarrowingsDoubledBeforeRescales(),
     ]
 
 
