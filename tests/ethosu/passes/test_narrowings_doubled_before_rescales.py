@@ -25,7 +25,9 @@ def rescale(graph, tensor, multiplier, shift, dtype, scale32=True):
         graph.const([0], tensor.dtype),
         graph.const([0], dtype),
     ]
-    return graph.emit(ts.Op.RESCALE, inputs, tensor.shape, dtype, scale32, ts.RoundingMode.SINGLE_ROUND, False, False, False)
+    return graph.emit(
+        ts.Op.RESCALE, inputs, tensor.shape, dtype, scale32, ts.RoundingMode.SINGLE_ROUND, False, False, False
+    )
 
 
 def window_sums(graph, weights=None):
