@@ -210,8 +210,9 @@ TEST(Hazards, WaitsAndQueueLimitsRetire) {
 }
 
 // (c) BLOCKDEP > 0 lets a kernel start before the previous ends: allowed when it reads the
-// previous OFM as that same tensor (Vela then limits BLOCKDEP by the blocks), an error when
-// it reads those bytes as another tensor (here a 1x4x4 view of the 2x2x4 OFM: a reshape).
+// previous OFM as that same tensor (Vela then limits BLOCKDEP by the blocks) or as a view from
+// its first byte (a reshape, which Vela 5.2.0 also starts early), an error when it reads those
+// bytes from another start (here a 1x4x4 view 8 bytes into the 2x2x4 OFM).
 TEST(Hazards, BlockDependency) {
   struct Case {
     uint64_t ifm;
@@ -222,7 +223,7 @@ TEST(Hazards, BlockDependency) {
       {32, 2, 2, 3, nullptr},  // the previous OFM itself
       {40, 1, 4, 1, "IFM read [40, 56) of region 1 overlaps that kernel's OFM write [32, 48) as another tensor"},
       {40, 1, 4, 0, nullptr},  // BLOCKDEP 0: the previous kernel has finished
-      {32, 1, 4, 2, "IFM read [32, 48) of region 1 overlaps that kernel's OFM write [32, 48) as another tensor"},
+      {32, 1, 4, 2, nullptr},  // a 1x4x4 view from the OFM's first byte
   };
   for (const Case& c : kCases) {
     StreamBuilder s;
