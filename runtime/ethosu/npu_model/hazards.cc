@@ -44,6 +44,20 @@ Status overlap_error(const AccessRange& mine, const char* other, size_t other_of
                        theirs.write ? "write" : "read", theirs.lo, theirs.hi, other, other_offset, missing);
 }
 
+// The error for the first command of `queue` (DMAs or kernels that may still run) whose
+// accesses conflict with `mine`, naming the wait that was `missing`; OK when none does.
+template <typename Queue>
+Status first_conflict(const Queue& queue, const Footprint& mine, const char* missing) {
+  const AccessRange* a = nullptr;
+  const AccessRange* b = nullptr;
+  for (size_t k = 0; k < queue.count; ++k) {
+    if (find_conflict(mine, queue.items[k].footprint, &a, &b)) {
+      return overlap_error(*a, queue.items[k].command, queue.items[k].offset, *b, missing);
+    }
+  }
+  return Status();
+}
+
 bool reads_internal(const Footprint& f) {
   for (size_t i = 0; i < f.size(); ++i) {
     if (f[i].space == kInternalSpace && !f[i].write && !f[i].empty()) return true;
@@ -64,20 +78,8 @@ void HazardChecker::reset(const Accelerator& accelerator) {
 }
 
 Status HazardChecker::dma_started(const char* command, size_t offset, const Footprint& footprint) {
-  const AccessRange* a = nullptr;
-  const AccessRange* b = nullptr;
-  for (size_t k = 0; k < kernels_.count; ++k) {
-    const Activity& other = kernels_.items[k];
-    if (find_conflict(footprint, other.footprint, &a, &b)) {
-      return overlap_error(*a, other.command, other.offset, *b, "NPU_OP_KERNEL_WAIT");
-    }
-  }
-  for (size_t k = 0; k < dmas_.count; ++k) {
-    const Activity& other = dmas_.items[k];
-    if (find_conflict(footprint, other.footprint, &a, &b)) {
-      return overlap_error(*a, other.command, other.offset, *b, "NPU_OP_DMA_WAIT");
-    }
-  }
+  NPU_MODEL_RETURN_IF_ERROR(first_conflict(kernels_, footprint, "NPU_OP_KERNEL_WAIT"));
+  NPU_MODEL_RETURN_IF_ERROR(first_conflict(dmas_, footprint, "NPU_OP_DMA_WAIT"));
   dmas_.push(command, offset, footprint);
   return Status();
 }
@@ -91,14 +93,7 @@ Status HazardChecker::kernel_started(const char* command, size_t offset, const F
     // overwritten by accumulator buffer"). The size is this configuration's SHRAM.
     mine.span("SHRAM (accumulators)", kInternalSpace, true)->add(0, uint64_t{1024} * shram_banks_);
   }
-  const AccessRange* a = nullptr;
-  const AccessRange* b = nullptr;
-  for (size_t k = 0; k < dmas_.count; ++k) {
-    const Activity& other = dmas_.items[k];
-    if (find_conflict(mine, other.footprint, &a, &b)) {
-      return overlap_error(*a, other.command, other.offset, *b, "NPU_OP_DMA_WAIT");
-    }
-  }
+  NPU_MODEL_RETURN_IF_ERROR(first_conflict(dmas_, mine, "NPU_OP_DMA_WAIT"));
   if (joins_chain && kernels_.count > 0) {
     Activity& group = kernels_.items[kernels_.count - 1];
     for (size_t i = 0; i < mine.size(); ++i) group.footprint.append(mine[i]);

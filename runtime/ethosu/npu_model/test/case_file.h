@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "runtime/ethosu/npu_model/npu_model.h"
+
 namespace etarm {
 namespace ethosu {
 namespace npu_model {
@@ -129,6 +131,22 @@ inline bool payload_blocks(const std::vector<uint8_t>& payload, PayloadBlocks* o
     pos += 32 + (size + 15) / 16 * 16;
   }
   return !out->cmd_data.empty();
+}
+
+// Runs `stream` (a driver payload: the partition's own or an edited one) on the model for
+// `target` with the partition's weights and zeroed scratch and fast-scratch regions.
+inline Status run_on_zeroed_scratch(const char* target, const std::vector<uint8_t>& stream,
+                                    const PayloadBlocks& blocks) {
+  std::vector<uint8_t> weights = blocks.weight_data;
+  std::vector<uint8_t> scratch(blocks.scratch_size + 16, 0);
+  std::vector<uint8_t> fast(blocks.fast_scratch_size + 16, 0);
+  const Region regions[] = {
+      {weights.data(), weights.size(), false},
+      {scratch.data(), scratch.size(), true},
+      {fast.data(), fast.size(), true},
+  };
+  NpuModel model(find_accelerator(target));
+  return model.run(stream.data(), stream.size(), regions, 3);
 }
 
 }  // namespace test

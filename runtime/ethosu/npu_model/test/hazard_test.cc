@@ -250,19 +250,6 @@ TEST(Hazards, BlockDependency) {
 }
 
 // ---- Vela's streams without each of their waits -----------------------------------------
-Status run_stream(const char* target, const std::vector<uint8_t>& stream, const PayloadBlocks& blocks, uint32_t fast) {
-  std::vector<uint8_t> weights = blocks.weight_data;
-  std::vector<uint8_t> scratch(blocks.scratch_size + 16, 0);
-  std::vector<uint8_t> fast_scratch(fast + 16, 0);
-  const Region regions[] = {
-      {weights.data(), weights.size(), false},
-      {scratch.data(), scratch.size(), true},
-      {fast_scratch.data(), fast_scratch.size(), true},
-  };
-  NpuModel model(find_accelerator(target));
-  return model.run(stream.data(), stream.size(), regions, 3);
-}
-
 // `stream` (a COP1 driver payload) without the command word at `offset`: the word removed
 // and the command-stream action's 24-bit word count lowered by one.
 std::vector<uint8_t> without_word(const std::vector<uint8_t>& stream, const DriverPayload& header, size_t offset) {
@@ -298,8 +285,7 @@ TEST(Hazards, VelaStreamsWithoutEachWait) {
     for (size_t p = 0; p < c.partitions.size(); ++p) {
       PayloadBlocks blocks;
       ASSERT_TRUE(payload_blocks(c.partitions[p].payload, &blocks));
-      const uint32_t fast = blocks.fast_scratch_size;
-      const Status unmodified = run_stream(c.target.c_str(), blocks.cmd_data, blocks, fast);
+      const Status unmodified = run_on_zeroed_scratch(c.target.c_str(), blocks.cmd_data, blocks);
       if (!unmodified.ok()) {
         ADD_FAILURE("%s p%zu unmodified: %s", case_name(path).c_str(), p, unmodified.message());
         continue;
@@ -319,7 +305,8 @@ TEST(Hazards, VelaStreamsWithoutEachWait) {
       }
       size_t case_flagged = 0;
       for (const Command& wait : waits) {
-        const Status s = run_stream(c.target.c_str(), without_word(blocks.cmd_data, header, wait.offset), blocks, fast);
+        const std::vector<uint8_t> edited = without_word(blocks.cmd_data, header, wait.offset);
+        const Status s = run_on_zeroed_scratch(c.target.c_str(), edited, blocks);
         ++removals[family];
         if (s.ok()) {
           std::printf("  %s p%zu without %s %u at byte %zu: not flagged\n", case_name(path).c_str(), p, wait.name(),

@@ -57,15 +57,7 @@ void check_stream(const std::string& name, const std::string& target, const Part
 
   // The stream on the model, against a zeroed scratch area: a result, or an operation not
   // modelled yet, named with its offset.
-  std::vector<uint8_t> scratch(blocks.scratch_size + 16, 0);
-  std::vector<uint8_t> fast(blocks.fast_scratch_size + 16, 0);
-  const Region regions[] = {
-      {blocks.weight_data.data(), blocks.weight_data.size(), false},
-      {scratch.data(), scratch.size(), true},
-      {fast.data(), fast.size(), true},
-  };
-  NpuModel model(find_accelerator(target.c_str()));
-  const Status ran = model.run(blocks.cmd_data.data(), blocks.cmd_data.size(), regions, 3);
+  const Status ran = run_on_zeroed_scratch(target.c_str(), blocks.cmd_data, blocks);
   if (!ran.ok()) {
     EXPECT_EQ(static_cast<int>(ran.fault()), static_cast<int>(Fault::kUnsupported));
     EXPECT_TRUE(std::strstr(ran.message(), " at byte ") != nullptr);
