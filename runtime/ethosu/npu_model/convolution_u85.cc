@@ -43,6 +43,7 @@ constexpr u85::Cmd1 kWeightBases[] = {u85::Cmd1::kWeightBase, u85::Cmd1::kWeight
 constexpr u85::Cmd1 kWeightLengths[] = {u85::Cmd1::kWeightLength, u85::Cmd1::kWeight1Length,
                                         u85::Cmd1::kWeight2Length, u85::Cmd1::kWeight3Length};
 constexpr int kMaxDecoders = 4;
+static_assert(kMaxDecoders <= DecodedWeightsU85::kMaxStreams, "every decoder's stream is shown to the observer");
 
 // The bytes of weight decoder `d`'s stream.
 Status weight_stream_bytes(const OperationContext& ctx, int d, const uint8_t** bytes, size_t* length) {
@@ -131,11 +132,16 @@ Status load_weights_u85(const OperationContext& ctx, bool depthwise, bool ifm_16
   int16_t* streams = nullptr;
   NPU_MODEL_RETURN_IF_ERROR(ctx.workspace.allocate(all, "weight streams", &streams));
   size_t decoded[kMaxDecoders];
-  if (regs.get(u85::Cmd0::kWeightFormat, u85::kWeightFormat) == static_cast<uint32_t>(u85::WeightFormat::kFast)) {
+  DecodedWeightsU85 seen{};
+  seen.fast = regs.get(u85::Cmd0::kWeightFormat, u85::kWeightFormat) == static_cast<uint32_t>(u85::WeightFormat::kFast);
+  if (seen.fast) {
     // The fast format is one stream (WEIGHT_BASE) whatever the number of decoders.
     const uint8_t* bytes = nullptr;
     size_t length = 0;
     NPU_MODEL_RETURN_IF_ERROR(weight_stream_bytes(ctx, 0, &bytes, &length));
+    seen.streams = 1;
+    seen.bytes[0] = bytes;
+    seen.lengths[0] = length;
     if (l.decoders == 1) {
       NPU_MODEL_RETURN_IF_ERROR(decode_fwd(bytes, length, streams, all));
     } else {
@@ -153,11 +159,19 @@ Status load_weights_u85(const OperationContext& ctx, bool depthwise, bool ifm_16
       size_t length = 0;
       NPU_MODEL_RETURN_IF_ERROR(weight_stream_bytes(ctx, d, &bytes, &length));
       NPU_MODEL_RETURN_IF_ERROR(decode_mlw(bytes, length, streams + d * wanted, wanted, &decoded[d], scratch));
+      seen.bytes[d] = bytes;
+      seen.lengths[d] = length;
     }
+    seen.streams = l.decoders;
   }
   for (int d = 0; d < l.decoders; ++d) {
     l.decoder = d;
     NPU_MODEL_RETURN_IF_ERROR(place_weights_u85(l, streams + d * wanted, decoded[d], dense));
+  }
+  if (ctx.weight_observer != nullptr) {
+    seen.layout = l;
+    seen.dense = dense;
+    ctx.weight_observer->weights_decoded(seen);
   }
   *out = dense;
   return Status();

@@ -24,6 +24,7 @@
 #include "runtime/ethosu/npu_model/memory.h"
 #include "runtime/ethosu/npu_model/registers.h"
 #include "runtime/ethosu/npu_model/status.h"
+#include "runtime/ethosu/npu_model/weight_layout_u85.h"
 #include "runtime/ethosu/npu_model/workspace.h"
 
 namespace etarm {
@@ -99,6 +100,11 @@ class NpuModel {
   const RunCounts& counts() const {
     return counts_;
   }
+  // Tells `observer` (nullptr: no one) of every U85 convolution's weights as decoded: how a
+  // test holds the decoding against Vela's encoder.
+  void set_weight_observer_u85(WeightObserverU85* observer) {
+    weight_observer_ = observer;
+  }
   // The most work memory one operation needed so far.
   size_t workspace_peak() const {
     return workspace_.peak();
@@ -118,6 +124,7 @@ class NpuModel {
   Accumulators accumulators_;
   RunCounts counts_;
   uint64_t work_limit_ = 0;
+  WeightObserverU85* weight_observer_ = nullptr;
   HazardChecker hazards_;
   Footprint footprint_;  // what the current command touched
   bool ofm_chained_ = false;  // the last kernel's OFM went to a chaining buffer (U85)

@@ -21,7 +21,8 @@ Status NpuModel::execute_u85(const Command& command, const Memory& memory) {
     regs_.write(command);
     return Status();
   }
-  const OperationContext ctx{regs_, memory, *accelerator_, workspace_, work_limit_, &chains_, &accumulators_};
+  const OperationContext ctx{regs_,       memory,   *accelerator_,  workspace_,
+                             work_limit_, &chains_, &accumulators_, weight_observer_};
   switch (static_cast<u85::Cmd0>(command.opcode)) {
     case u85::Cmd0::kIrq:
     case u85::Cmd0::kDmaWait:

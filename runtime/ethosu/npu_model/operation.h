@@ -24,6 +24,8 @@ namespace etarm {
 namespace ethosu {
 namespace npu_model {
 
+class WeightObserverU85;  // weight_layout_u85.h
+
 struct OperationContext {
   const RegisterFile& regs;
   const Memory& memory;
@@ -32,6 +34,7 @@ struct OperationContext {
   uint64_t work_limit;  // most multiply-accumulates (or elements) one operation may take; 0: any
   ChainBuffers* chains;  // Ethos-U85's chaining buffers (nullptr on U55/U65)
   Accumulators* accumulators;  // Ethos-U85's accumulators kept across operations (nullptr on U55/U65)
+  WeightObserverU85* weight_observer = nullptr;  // told of U85 convolutions' decoded weights (tests)
 };
 
 // An error when `work` (a product of sizes, computed without overflow) exceeds the limit.

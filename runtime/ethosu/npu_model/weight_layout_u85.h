@@ -79,6 +79,28 @@ size_t fast_weight_block_u85(const WeightLayoutU85& layout);
 // was not made for this operation.
 Status place_weights_u85(const WeightLayoutU85& layout, const int16_t* stream, size_t length, int16_t* dense);
 
+// One convolution's weights as the model read them, for a test that re-encodes them with
+// Vela's encoder and compares the bytes: the layout (`decoder` unused), the encoded streams
+// (standard format: one per decoder; fast format: one for all decoders) and the decoded
+// weights [ofm][ky][kx][ifm] (depthwise: [channel][ky][kx][0]).
+struct DecodedWeightsU85 {
+  static constexpr int kMaxStreams = 4;
+  WeightLayoutU85 layout;
+  bool fast;  // the fast weight format
+  int streams;
+  const uint8_t* bytes[kMaxStreams];
+  size_t lengths[kMaxStreams];
+  const int16_t* dense;
+};
+// Told of every U85 convolution's weights once decoded (NpuModel::set_weight_observer_u85).
+class WeightObserverU85 {
+ public:
+  virtual void weights_decoded(const DecodedWeightsU85& weights) = 0;
+
+ protected:
+  ~WeightObserverU85() = default;
+};
+
 }  // namespace npu_model
 }  // namespace ethosu
 }  // namespace etarm
