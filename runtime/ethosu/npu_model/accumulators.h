@@ -1,9 +1,12 @@
 // Ethos-U85's accumulators across operations: ACC_FORMAT's input mode can start an operation
-// from the accumulators the previous operation left (KEEP: Vela splits a long reduction into
-// operations that add to the same accumulators) or from IFM2's values (IFM2: how Vela copies
-// and rescales 32-bit tensors, a POOL NONE whose 8-bit IFM is unused), and its output mode
-// can leave the OFM unwritten (DISABLE) for a following KEEP. The model keeps the last
-// operation's accumulators, one per OFM element (h x w x c, c fastest).
+// from the accumulators the previous operation left (KEEP: Vela splits a long reduction, or a
+// pool with a stride above 3, into operations that add to, or take the MAX of, the same
+// accumulators) or from IFM2's values (IFM2: how Vela copies and rescales 32-bit tensors and
+// reads back int48 accumulators written to a 64-bit OFM, a POOL NONE whose IFM is unused), and
+// its output mode can leave the OFM unwritten (DISABLE) for a following KEEP. The model keeps
+// the last pooling's or convolution's accumulators (before the bias: the output stage adds it
+// where an OFM is written), one per OFM element (h x w x c, c fastest); an elementwise
+// operation, matmul or resize drops them (npu_model_u85.cc).
 #pragma once
 
 #include <cstdint>

@@ -1,10 +1,15 @@
-// NPU_OP_CONV and NPU_OP_DEPTHWISE on Ethos-U85: the arithmetic of U55's (convolve(), in
+// NPU_OP_CONV and NPU_OP_DEPTHWISE on Ethos-U85: the arithmetic of U55's (convolution_window_sum(), in
 // convolution.cc) with U85's weight order (weight_layout_u85.h) and scale records:
 //   32-bit accumulators: bytes 0..3 the bias (two's complement), 4..7 the scale (31 bits),
 //                        byte 8 the shift (bits 0..5);
 //   48-bit accumulators: bytes 0..5 the bias, 6..7 the scale (15 bits), byte 8 the shift;
 // one 10-byte record per OFM channel (Vela pads the count to a multiple of 16). Rounding is
-// OFM_SCALE's. Weights in the standard (mlw) or fast format (fwd_decoder.h), dense or 2:4
+// OFM_SCALE's. ACC_FORMAT's input mode starts the accumulators at 0 (RESET) or at the previous
+// operation's (KEEP: Vela's average pools as chains of 1x1 depthwise convolutions, one window
+// tap each, of which only the last writes its OFM); they are kept for the next operation, without
+// the bias, which the output stage adds where an OFM is written (accumulator_modes_u85.cc). An
+// OFM may be 64-bit (Vela's int48 accumulators, with records of scale 1, for a POOL to read
+// back as IFM2). Weights in the standard (mlw) or fast format (fwd_decoder.h), dense or 2:4
 // sparse, split over the configuration's weight decoders (one per core: ethos-u85-512 has 2,
 // -1024 and -2048 have 4); 8- and 16-bit IFMs. (A CONV with weights from IFM2 is a matmul:
 // matmul_u85.cc.)
@@ -177,19 +182,47 @@ Status load_weights_u85(const OperationContext& ctx, bool depthwise, bool ifm_16
   return Status();
 }
 
+// The OFM from the accumulators: each channel's bias (its record) and the output stage, then
+// stored; a 64-bit OFM (Vela writes int48 accumulators out for a later operation to read as
+// IFM2) keeps the whole scaled value.
+Status finish_convolution_u85(const OperationContext& ctx, const OutputStage& out, const ChannelScale* scales,
+                              const OfmShape& ofm, const int64_t* accumulators) {
+  const size_t count = static_cast<size_t>(ofm.h * ofm.w * ofm.c);
+  const bool wide = out.ofm.elem_bytes == 8;
+  int32_t* result = nullptr;
+  int64_t* wide_result = nullptr;
+  if (wide) {
+    NPU_MODEL_RETURN_IF_ERROR(ctx.workspace.allocate(count, "OFM", &wide_result));
+  } else {
+    NPU_MODEL_RETURN_IF_ERROR(ctx.workspace.allocate(count, "OFM", &result));
+  }
+  for (size_t i = 0; i < count; ++i) {
+    const int64_t oc = static_cast<int64_t>(i % static_cast<size_t>(ofm.c));
+    const int64_t acc = accumulators[i] + (scales != nullptr ? scales[oc].bias : 0);
+    const uint32_t scale = scales != nullptr ? scales[oc].scale : out.global_scale;
+    const uint32_t shift = scales != nullptr ? scales[oc].shift : out.global_shift;
+    if (wide) {
+      wide_result[i] = out.finish_wide(acc, scale, shift);
+    } else {
+      result[i] = out.finish(acc, scale, shift);
+    }
+  }
+  return wide ? store_wide_ofm_u85(ctx, out.ofm, ofm, wide_result) : store_ofm_u85(ctx, out.ofm, ofm, result);
+}
+
 }  // namespace
 
 Status run_convolution_u85(const OperationContext& ctx, bool depthwise) {
   const RegisterFile& regs = ctx.regs;
-  if (regs.get(u85::Cmd0::kAccFormat, u85::kAccInput) != static_cast<uint32_t>(u85::AccInput::kReset) ||
-      regs.get(u85::Cmd0::kAccFormat, u85::kAccOutput) != static_cast<uint32_t>(u85::AccOutput::kEnable)) {
-    return Status::error(Fault::kUnsupported, "accumulator input/output modes are not modelled yet");
+  if (regs.get(u85::Cmd0::kAccFormat, u85::kAccInput) == static_cast<uint32_t>(u85::AccInput::kIfm2)) {
+    return Status::error(Fault::kUnsupported, "a convolution starting from IFM2's accumulators is not modelled");
   }
+  NPU_MODEL_RETURN_IF_ERROR(check_accumulator_output_u85(regs));
   const OfmShape ofm = ofm_shape(regs);
   KernelGeometry k;
   NPU_MODEL_RETURN_IF_ERROR(kernel_geometry_from_registers(regs, ofm, &k));
   OutputStage out;
-  NPU_MODEL_RETURN_IF_ERROR(output_stage_u85(ctx, &out));
+  NPU_MODEL_RETURN_IF_ERROR(output_stage_u85(ctx, &out, true));
   FeatureMap ifm_map;
   NPU_MODEL_RETURN_IF_ERROR(feature_map_u85(regs, ctx.memory, Operand::kIfm, &ifm_map));
   if (ifm_map.elem_bytes > 2) {
@@ -210,10 +243,22 @@ Status run_convolution_u85(const OperationContext& ctx, bool depthwise) {
   if (out.per_channel) {
     NPU_MODEL_RETURN_IF_ERROR(load_scales_u85(ctx, ofm.c, &scales));
   }
-  int32_t* result = nullptr;
-  NPU_MODEL_RETURN_IF_ERROR(ctx.workspace.allocate(static_cast<size_t>(ofm.h * ofm.w * ofm.c), "OFM", &result));
-  convolve(k, ofm, depthwise, ifm_c, ifm, weights, scales, out, result);
-  return store_ofm_u85(ctx, out.ofm, ofm, result);
+  const int64_t* initial = nullptr;
+  NPU_MODEL_RETURN_IF_ERROR(initial_accumulators_u85(ctx, ofm, &initial));
+  const size_t count = static_cast<size_t>(ofm.h * ofm.w * ofm.c);
+  int64_t* accumulators = nullptr;
+  NPU_MODEL_RETURN_IF_ERROR(ctx.workspace.allocate(count, "accumulators", &accumulators));
+  int64_t* a = accumulators;
+  for (int64_t oy = 0; oy < ofm.h; ++oy) {
+    for (int64_t ox = 0; ox < ofm.w; ++ox) {
+      for (int64_t oc = 0; oc < ofm.c; ++oc, ++a) {
+        const int64_t start = initial != nullptr ? initial[a - accumulators] : 0;
+        *a = start + convolution_window_sum(k, depthwise, ifm_c, ifm, weights, oy, ox, oc);
+      }
+    }
+  }
+  NPU_MODEL_RETURN_IF_ERROR(ctx.accumulators->store(ofm.h, ofm.w, ofm.c, accumulators));
+  return finish_convolution_u85(ctx, out, scales, ofm, accumulators);
 }
 
 }  // namespace npu_model

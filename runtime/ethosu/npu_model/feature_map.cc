@@ -1,7 +1,6 @@
 #include "runtime/ethosu/npu_model/feature_map.h"
 
 #include <cinttypes>
-#include <cstring>
 
 namespace etarm {
 namespace ethosu {
@@ -33,6 +32,20 @@ OperandRegisters registers_of(Operand operand) {
   }
 }
 
+// The byte offset of element (y, x, c), or an error if its bytes lie outside the region.
+Status element_offset(const FeatureMap& fm, int64_t y, int64_t x, int64_t c, uint64_t* out) {
+  const int64_t offset = fm.offset_of(y, x, c);
+  if (offset < 0 || static_cast<uint64_t>(offset) + fm.elem_bytes > fm.size) {
+    return Status::error(Fault::kOutOfBounds,
+                         "%s element (%" PRId64 ", %" PRId64 ", %" PRId64 ") at byte %" PRId64
+                         " lies outside region %" PRIu32 " of %" PRIu64 " bytes",
+                         fm.name, y, x, c, offset, fm.region, fm.size);
+  }
+  if (fm.span != nullptr) fm.span->add(static_cast<uint64_t>(offset), static_cast<uint64_t>(offset) + fm.elem_bytes);
+  *out = static_cast<uint64_t>(offset);
+  return Status();
+}
+
 }  // namespace
 
 int64_t FeatureMap::offset_of(int64_t y, int64_t x, int64_t c) const {
@@ -60,53 +73,44 @@ int64_t FeatureMap::offset_of(int64_t y, int64_t x, int64_t c) const {
 }
 
 int64_t FeatureMap::type_min() const {
+  if (elem_bytes == 8) return INT64_MIN;  // 64-bit feature maps are signed
   return is_signed ? -(int64_t{1} << (8 * elem_bytes - 1)) : 0;
 }
 
 int64_t FeatureMap::type_max() const {
+  if (elem_bytes == 8) return INT64_MAX;
   return is_signed ? (int64_t{1} << (8 * elem_bytes - 1)) - 1 : (int64_t{1} << (8 * elem_bytes)) - 1;
 }
 
 Status FeatureMap::read(int64_t y, int64_t x, int64_t c, int32_t* value) const {
-  const int64_t offset = offset_of(y, x, c);
-  if (offset < 0 || static_cast<uint64_t>(offset) + elem_bytes > size) {
-    return Status::error(Fault::kOutOfBounds,
-                         "%s element (%" PRId64 ", %" PRId64 ", %" PRId64 ") at byte %" PRId64
-                         " lies outside region %" PRIu32 " of %" PRIu64 " bytes",
-                         name, y, x, c, offset, region, size);
-  }
-  if (span != nullptr) span->add(static_cast<uint64_t>(offset), static_cast<uint64_t>(offset) + elem_bytes);
-  const uint8_t* p = data + offset;
-  switch (elem_bytes) {
-    case 1:
-      *value = is_signed ? int32_t{static_cast<int8_t>(p[0])} : int32_t{p[0]};
-      break;
-    case 2: {
-      const uint16_t u = static_cast<uint16_t>(p[0] | (p[1] << 8));
-      *value = is_signed ? int32_t{static_cast<int16_t>(u)} : int32_t{u};
-      break;
-    }
-    default: {
-      uint32_t u;
-      std::memcpy(&u, p, 4);
-      *value = static_cast<int32_t>(u);
-      break;
-    }
-  }
+  int64_t wide = 0;
+  NPU_MODEL_RETURN_IF_ERROR(read_wide(y, x, c, &wide));
+  *value = static_cast<int32_t>(wide);
   return Status();
 }
 
 Status FeatureMap::write(int64_t y, int64_t x, int64_t c, int32_t value) const {
-  const int64_t offset = offset_of(y, x, c);
-  if (offset < 0 || static_cast<uint64_t>(offset) + elem_bytes > size) {
-    return Status::error(Fault::kOutOfBounds,
-                         "%s element (%" PRId64 ", %" PRId64 ", %" PRId64 ") at byte %" PRId64
-                         " lies outside region %" PRIu32 " of %" PRIu64 " bytes",
-                         name, y, x, c, offset, region, size);
-  }
-  if (span != nullptr) span->add(static_cast<uint64_t>(offset), static_cast<uint64_t>(offset) + elem_bytes);
+  return write_wide(y, x, c, value);
+}
+
+Status FeatureMap::read_wide(int64_t y, int64_t x, int64_t c, int64_t* value) const {
+  uint64_t offset = 0;
+  NPU_MODEL_RETURN_IF_ERROR(element_offset(*this, y, x, c, &offset));
+  const uint8_t* p = data + offset;
+  uint64_t u = 0;
+  for (int b = 0; b < elem_bytes; ++b) u |= uint64_t{p[b]} << (8 * b);
+  const int bits = 8 * elem_bytes;
+  // Sign-extend from the element's top bit (64-bit elements need none).
+  if (bits < 64 && is_signed && ((u >> (bits - 1)) & 1) != 0) u |= ~uint64_t{0} << bits;
+  *value = static_cast<int64_t>(u);
+  return Status();
+}
+
+Status FeatureMap::write_wide(int64_t y, int64_t x, int64_t c, int64_t value) const {
+  uint64_t offset = 0;
+  NPU_MODEL_RETURN_IF_ERROR(element_offset(*this, y, x, c, &offset));
   uint8_t* p = data + offset;
-  const uint32_t u = static_cast<uint32_t>(value);
+  const uint64_t u = static_cast<uint64_t>(value);
   for (int b = 0; b < elem_bytes; ++b) {
     p[b] = static_cast<uint8_t>(u >> (8 * b));
   }

@@ -9,8 +9,9 @@
 //             the channel stride for NHWC);
 //   NHCWB16:  channels in bricks of 16: base + y * stride_y + x * stride_x
 //             + (c / 16) * stride_c + (c % 16) * element size.
-// Elements are 8, 16 or 32 bits, signed or unsigned; the zero point is a 16-bit register
-// read with the feature map's signedness.
+// Elements are 8, 16 or 32 bits, signed or unsigned (Ethos-U85 also has signed 64-bit ones,
+// read and written as int64 only); the zero point is a 16-bit register read with the feature
+// map's signedness.
 #pragma once
 
 #include <cstddef>
@@ -34,7 +35,7 @@ struct FeatureMap {
   int64_t height0, height1, width0;  // tile sizes
   int64_t stride_x, stride_y, stride_c;
   Layout layout;
-  int elem_bytes;  // 1, 2 or 4
+  int elem_bytes;  // 1, 2, 4 or 8 (8: read_wide/write_wide only)
   bool is_signed;
   int32_t zero_point;
   // Resolved region (set by resolve()).
@@ -49,6 +50,9 @@ struct FeatureMap {
   // The value stored at element (y, x, c): an error if its bytes lie outside the region.
   Status read(int64_t y, int64_t x, int64_t c, int32_t* value) const;
   Status write(int64_t y, int64_t x, int64_t c, int32_t value) const;
+  // The same for elements of any size, 64-bit ones included (write: the value's low bytes).
+  Status read_wide(int64_t y, int64_t x, int64_t c, int64_t* value) const;
+  Status write_wide(int64_t y, int64_t x, int64_t c, int64_t value) const;
 
   // Smallest and largest value the element type holds.
   int64_t type_min() const;

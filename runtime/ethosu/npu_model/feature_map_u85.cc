@@ -35,7 +35,8 @@ constexpr uint32_t kLutSlotBytes = 256;
 
 }  // namespace
 
-Status feature_map_u85(const RegisterFile& regs, const Memory& memory, Operand operand, FeatureMap* out) {
+Status feature_map_u85(const RegisterFile& regs, const Memory& memory, Operand operand, FeatureMap* out,
+                       bool wide) {
   const OperandRegisters r = registers_of(operand);
   const uint32_t storage = regs.get(r.precision, r.storage);
   const bool chained = storage == static_cast<uint32_t>(u85::Storage::kChained);
@@ -60,8 +61,9 @@ Status feature_map_u85(const RegisterFile& regs, const Memory& memory, Operand o
   fm.stride_c = regs.stride(r.stride_c);
   fm.is_signed = regs.get(r.precision, r.is_signed) != 0;
   const uint32_t bits = regs.get(r.precision, r.bits);
-  if (bits == static_cast<uint32_t>(u85::Precision::k64)) {
-    return Status::error(Fault::kUnsupported, "%s precision is 64-bit, which is not modelled", r.name);
+  if (bits == static_cast<uint32_t>(u85::Precision::k64) && (!wide || !fm.is_signed)) {
+    return Status::error(Fault::kUnsupported, "a %s64-bit %s is not modelled for this operation",
+                         fm.is_signed ? "" : "unsigned ", r.name);
   }
   fm.elem_bytes = 1 << bits;
   const uint32_t format = regs.get(r.precision, r.format);
@@ -154,6 +156,28 @@ Status store_ofm_u85(const OperationContext& ctx, const FeatureMap& ofm, const O
   return Status();
 }
 
+Status store_wide_ofm_u85(const OperationContext& ctx, const FeatureMap& ofm, const OfmShape& shape,
+                          const int64_t* values) {
+  const RegisterFile& regs = ctx.regs;
+  if (regs.get(u85::Cmd0::kOfmPrecision, u85::kOfmStorage) == static_cast<uint32_t>(u85::Storage::kNone)) {
+    return Status();
+  }
+  if (is_chained_u85(regs, Operand::kOfm) ||
+      regs.get(u85::Cmd0::kOfmPrecision, u85::kOfmTranspose) != static_cast<uint32_t>(u85::Transpose::kHwc) ||
+      regs.get(u85::Cmd0::kOfmPrecision, u85::kOfmReverse) != static_cast<uint32_t>(u85::Reverse::kNone)) {
+    return Status::error(Fault::kUnsupported, "a 64-bit OFM chained, transposed or reversed is not modelled");
+  }
+  ctx.chains->clear();
+  for (int64_t y = 0; y < shape.h; ++y) {
+    for (int64_t x = 0; x < shape.w; ++x) {
+      for (int64_t c = 0; c < shape.c; ++c) {
+        NPU_MODEL_RETURN_IF_ERROR(ofm.write_wide(y, x, c, *values++));
+      }
+    }
+  }
+  return Status();
+}
+
 Status load_scales_u85(const OperationContext& ctx, int64_t channels, ChannelScale** out) {
   const RegisterFile& regs = ctx.regs;
   const bool acc48 = regs.get(u85::Cmd0::kAccFormat, u85::kAccFormat) == static_cast<uint32_t>(u85::AccFormat::kInt48);
@@ -204,10 +228,10 @@ Status round_mode_u85(uint32_t mode, RoundMode* out) {
   }
 }
 
-Status output_stage_u85(const OperationContext& ctx, OutputStage* out) {
+Status output_stage_u85(const OperationContext& ctx, OutputStage* out, bool wide) {
   const RegisterFile& regs = ctx.regs;
   OutputStage s{};
-  NPU_MODEL_RETURN_IF_ERROR(feature_map_u85(regs, ctx.memory, Operand::kOfm, &s.ofm));
+  NPU_MODEL_RETURN_IF_ERROR(feature_map_u85(regs, ctx.memory, Operand::kOfm, &s.ofm, wide));
   s.per_channel = regs.get(u85::Cmd0::kOfmPrecision, u85::kOfmScaleMode) ==
                   static_cast<uint32_t>(u85::OfmScaleMode::kPerChannel);
   if (regs.get(u85::Cmd1::kOfmScale, u85::kScaleDoubleRound) != 0) {

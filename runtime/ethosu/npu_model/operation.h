@@ -78,6 +78,9 @@ struct OutputStage {
   int32_t finish_global(int64_t acc) const {
     return finish(acc, global_scale, global_shift);
   }
+  // For Ethos-U85's 64-bit OFMs (no look-up table, no wrapping): scaled, zero point added,
+  // clamped to [lo, hi].
+  int64_t finish_wide(int64_t acc, uint32_t scale, uint32_t shift) const;
 };
 Status output_stage_from_registers(const OperationContext& ctx, OutputStage* out);
 
@@ -109,6 +112,11 @@ Status load_channel_scales(const OperationContext& ctx, int64_t channels, Channe
 // depthwise).
 Status load_weights(const OperationContext& ctx, bool depthwise, int64_t ofm_depth, int64_t ifm_depth,
                     const KernelGeometry& kernel, int16_t** out);
+
+// The sum of the products of OFM element (oy, ox, oc)'s window (taps in the padding
+// contribute nothing): its accumulator before the bias (convolution.cc).
+int64_t convolution_window_sum(const KernelGeometry& k, bool depthwise, int64_t ifm_c, const int32_t* ifm,
+                               const int16_t* weights, int64_t oy, int64_t ox, int64_t oc);
 
 // The arithmetic of a convolution (convolution.cc): `result` (ofm.h x ofm.w x ofm.c) from the
 // dense IFM (load_ifm), the weights [ofm][ky][kx][ifm] and the channel scales (nullptr: the

@@ -9,10 +9,13 @@
 //   REDUCE_SUM the sum over the window and all IFM_DEPTH channels, into every OFM channel
 //             alike (Vela: a 1x1 window and a one-channel OFM);
 // then the output stage with the global OFM_SCALE or per-channel records (bias added, as
-// U55's pooling), and the OFM transpose. ACC_FORMAT's input
-// mode starts each accumulator at 0 (RESET), at the previous operation's (KEEP) or at IFM2's
-// element minus its zero point (IFM2); SUM, REDUCE_SUM and NONE add to it (NONE adds no IFM element when
-// the accumulator does not start at 0: Vela's 32-bit copies read IFM2 that way). The
+// U55's pooling), and the OFM transpose. ACC_FORMAT's input mode starts each accumulator at 0
+// (RESET), at the previous operation's (KEEP) or at IFM2's element minus its zero point (IFM2,
+// up to 64 bits: accumulator_modes_u85.cc); SUM, REDUCE_SUM and NONE add to it (NONE adds no
+// IFM element when the accumulator does not start at 0: Vela's 32-bit copies read IFM2 that
+// way); MAX and MIN from KEEP take the kept value as one more tap (Vela's pools with a stride
+// above 3: one 1x1 POOL per window tap, chained through the kept accumulators). MAX, MIN and
+// AVERAGE from IFM2, and AVERAGE from KEEP, fail as not modelled (no stream seen has them). The
 // accumulators are kept for a following KEEP (accumulators.h). The ARGMAX modes fail as not
 // modelled.
 #include "runtime/ethosu/npu_model/operation_u85.h"
@@ -22,40 +25,6 @@ namespace etarm {
 namespace ethosu {
 namespace npu_model {
 namespace {
-
-// The accumulators' starting values as ACC_FORMAT's input mode says, or nullptr for 0.
-Status initial_accumulators(const OperationContext& ctx, const OfmShape& ofm, const int64_t** out) {
-  *out = nullptr;
-  const uint32_t input = ctx.regs.get(u85::Cmd0::kAccFormat, u85::kAccInput);
-  switch (static_cast<u85::AccInput>(input)) {
-    case u85::AccInput::kReset:
-      return Status();
-    case u85::AccInput::kKeep:
-      return ctx.accumulators->get(ofm.h, ofm.w, ofm.c, out);
-    case u85::AccInput::kIfm2: {
-      FeatureMap ifm2;
-      NPU_MODEL_RETURN_IF_ERROR(feature_map_u85(ctx.regs, ctx.memory, Operand::kIfm2, &ifm2));
-      int64_t* values = nullptr;
-      NPU_MODEL_RETURN_IF_ERROR(
-          ctx.workspace.allocate(static_cast<size_t>(ofm.h * ofm.w * ofm.c), "IFM2 accumulators", &values));
-      int64_t* v = values;
-      for (int64_t y = 0; y < ofm.h; ++y) {
-        for (int64_t x = 0; x < ofm.w; ++x) {
-          for (int64_t c = 0; c < ofm.c; ++c) {
-            int32_t e = 0;
-            NPU_MODEL_RETURN_IF_ERROR(ifm2.read(y, x, c, &e));
-            *v++ = int64_t{e} - ifm2.zero_point;
-          }
-        }
-      }
-      *out = values;
-      return Status();
-    }
-    default:
-      return Status::error(Fault::kMalformedStream, "ACC_FORMAT has the reserved input mode %u",
-                           static_cast<unsigned>(input));
-  }
-}
 
 int64_t divide_by_taps(int64_t sum, int64_t taps) {
   uint32_t k = 0;
@@ -101,11 +70,15 @@ Status run_pooling_u85(const OperationContext& ctx, u85::PoolMode mode) {
                                                         static_cast<uint64_t>(k.ifm_w), static_cast<uint64_t>(ifm_c)}));
   int32_t* ifm = nullptr;
   NPU_MODEL_RETURN_IF_ERROR(load_ifm(ctx, ifm_map, k, ifm_c, &ifm));
+  NPU_MODEL_RETURN_IF_ERROR(check_accumulator_output_u85(regs));
   const int64_t* initial = nullptr;
-  NPU_MODEL_RETURN_IF_ERROR(initial_accumulators(ctx, ofm, &initial));
-  if (initial != nullptr && mode != u85::PoolMode::kSum && mode != u85::PoolMode::kNone && !reduce) {
-    return Status::error(Fault::kUnsupported, "%s starting from kept or IFM2 accumulators is not modelled yet",
-                         u85::pool_mode_name(static_cast<uint32_t>(mode)));
+  NPU_MODEL_RETURN_IF_ERROR(initial_accumulators_u85(ctx, ofm, &initial));
+  const bool extremum = mode == u85::PoolMode::kMax || mode == u85::PoolMode::kMin;
+  const bool kept = regs.get(u85::Cmd0::kAccFormat, u85::kAccInput) == static_cast<uint32_t>(u85::AccInput::kKeep);
+  if (initial != nullptr && mode != u85::PoolMode::kSum && mode != u85::PoolMode::kNone && !reduce &&
+      !(extremum && kept)) {
+    return Status::error(Fault::kUnsupported, "%s starting from %s accumulators is not modelled yet",
+                         u85::pool_mode_name(static_cast<uint32_t>(mode)), kept ? "kept" : "IFM2's");
   }
   ChannelScale* scales = nullptr;
   if (out.per_channel) {
@@ -129,7 +102,8 @@ Status run_pooling_u85(const OperationContext& ctx, u85::PoolMode mode) {
           continue;
         }
         int64_t acc = start;
-        int64_t taps = 0;
+        // A kept MAX or MIN counts as a tap already seen.
+        int64_t taps = initial != nullptr && extremum ? 1 : 0;
         for (int ky = 0; ky < k.taps_h; ++ky) {
           const int64_t iy = oy * k.stride_y - k.pad_top + int64_t{ky} * k.dilation_y;
           if (iy < 0 || iy >= k.ifm_h) continue;
@@ -152,8 +126,7 @@ Status run_pooling_u85(const OperationContext& ctx, u85::PoolMode mode) {
             ++taps;
           }
         }
-        if (taps == 0 && (mode == u85::PoolMode::kMax || mode == u85::PoolMode::kMin ||
-                          mode == u85::PoolMode::kAverage)) {
+        if (taps == 0 && (extremum || mode == u85::PoolMode::kAverage)) {
           return Status::error(Fault::kUnsupported, "a pooling window entirely in the padding");
         }
         if (mode == u85::PoolMode::kAverage) {

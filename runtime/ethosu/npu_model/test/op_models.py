@@ -101,8 +101,39 @@ def _models():
     }
 
 
+# etarm's op samples (python/etarm/testing/op_samples.py) as models: "sample_<name>" is the
+# sample <name> whole (each of its operators an output), "op_<op>" the sample function of aten
+# operator <op> alone (op_avg_pool2d: aten.avg_pool2d.default), on the sample's inputs.
+SAMPLE_PREFIX = "sample_"
+OP_PREFIX = "op_"
+
+
+def _sample_model(name: str):
+    from etarm.testing.op_samples import SAMPLES
+
+    for sample in SAMPLES.values():
+        if sample.name == name:
+            return sample.module(), sample.inputs()
+    return None
+
+
+def _sample_op_model(op_name: str):
+    from etarm.testing.op_samples import SAMPLES
+
+    for overload in ("default", "Tensor"):
+        op = f"aten.{op_name}.{overload}"
+        if op in SAMPLES:
+            sample = SAMPLES[op]
+            return sample.module_of([op]), sample.inputs()
+    return None
+
+
 def op_model(name: str):
     """(module, example inputs) of the single-operator model `name`, or None."""
+    if name.startswith(SAMPLE_PREFIX):
+        return _sample_model(name[len(SAMPLE_PREFIX) :])
+    if name.startswith(OP_PREFIX):
+        return _sample_op_model(name[len(OP_PREFIX) :])
     models = _models()
     if name not in models:
         return None
