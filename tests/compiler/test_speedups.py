@@ -1,6 +1,7 @@
 """The compile-time shortcuts (composite_op_scan.py, composite_overrides.py,
-lazy_inductor_pass.py, shared_provenance.py) change nothing but time: the same operator sets, the same kernel
-registrations, the same graphs, the same .pte bytes as torch's own code."""
+lazy_inductor_pass.py, shared_provenance.py, and the partitioner's ops kept by name) change
+nothing but time: the same operator sets, the same kernel registrations, the same graphs, the
+same .pte bytes as torch's and ExecuTorch's own code."""
 
 import contextlib
 import copy
@@ -10,12 +11,16 @@ import sys
 import torch
 from torch._export import utils as export_utils
 from torch._subclasses import fake_impls
-from torch.export import decomp_utils, exported_program
+from torch.export import ExportedProgram, decomp_utils, exported_program
 from torch.fx.traceback import NodeSource, NodeSourceAction
 
 from etarm import compiler, composite_overrides, lazy_inductor_pass, shared_provenance
 from etarm.composite_op_scan import reuse_composite_op_scan
+from etarm.lowering.registry import preserved_ops
 from etarm.models import load_model
+from etarm.testing.cpu_fallback import Fn
+from etarm.tosa.compile_spec import TosaCompileSpec
+from etarm.tosa.partitioner import TOSAPartitioner, _RecordingSupport
 
 
 def test_reused_composite_op_scan_matches_torch_and_sees_new_operators():
@@ -136,3 +141,37 @@ def test_shared_provenance_is_the_same_record_and_gives_the_same_pte():
 
     # compile_model shares provenance; its undecorated body copies it as torch does.
     assert _compile_all() == _compile_all(compiler.compile_model.__wrapped__)
+
+
+def _checked_per_node(self, program):
+    support = _RecordingSupport(self.tosa_spec, self.additional_checks)
+    return preserved_ops(), lambda node: support.is_node_supported(None, node)
+
+
+def test_ops_kept_by_name_give_the_same_pte_with_fewer_decomposition_passes(monkeypatch):
+    passes = []
+    decompose = ExportedProgram.run_decompositions
+    monkeypatch.setattr(ExportedProgram, "run_decompositions", lambda *a, **k: passes.append(1) or decompose(*a, **k))
+    by_name, by_name_passes = _compile_all(), len(passes)
+    passes.clear()
+    monkeypatch.setattr(TOSAPartitioner, "ops_to_not_decompose", _checked_per_node)
+    assert _compile_all() == by_name
+    assert by_name_passes < len(passes)
+
+
+def _kept_ops_check(module, inputs, additional_checks=None):
+    partitioner = TOSAPartitioner(TosaCompileSpec("TOSA-1.0+FP"), additional_checks)
+    program = torch.export.export(module, inputs).run_decompositions({})
+    return partitioner.ops_to_not_decompose(program)
+
+
+def test_a_node_that_does_not_lower_whole_keeps_the_per_node_check():
+    linear, x = torch.nn.Linear(4, 3), (torch.rand(2, 4),)
+    ops, check = _kept_ops_check(linear, x)
+    assert torch.ops.aten.linear.default in ops and check is None
+    refuse_linear = [lambda node, spec: "refused" if "linear" in str(node.target) else None]
+    ops, check = _kept_ops_check(linear, x, refuse_linear)
+    assert torch.ops.aten.linear.default in ops and check is not None
+    # A program that writes an input back keeps the check too (its write-back copy is partitioned).
+    ops, check = _kept_ops_check(Fn(lambda t: t.mul_(2)), (torch.rand(3),))
+    assert check is not None

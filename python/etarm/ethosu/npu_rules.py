@@ -88,6 +88,17 @@ def reduce_extreme_reason(family: str, dtype: str, what: str) -> str | None:
     return None
 
 
+def reshaped_minimum_reason(family: str, dtype: str, what: str) -> str | None:
+    """Measured: Vela 5.2.0 rewrites REDUCE_MIN as SUB -> REDUCE_MAX -> SUB and, when a RESHAPE
+    dropping the reduced axis reads the result, gives the last SUB the reshaped shape but reads
+    the maxima in the unreshaped one (every row repeats one value). At int8 the pass
+    minima_as_complemented_maxima avoids it with exact table lookups; int16's interpolated
+    table cannot complement the largest values exactly."""
+    if is_u55_class(family) and dtype == "int16":
+        return f"{what} of int16 values that drops the reduced axis: Vela 5.2.0 reads its result in the wrong shape"
+    return None
+
+
 def narrowing_cast_reason(family: str, source: str, result: str) -> str | None:
     """Documented: no down-casting from int32 on U55/U65. Measured: Vela 5.2.0 compiles such a
     CAST, but whether the NPU wraps as TOSA CAST does is unknown, so the documented rule stands

@@ -385,9 +385,21 @@ def _shift(node: torch.fx.Node, target: Target) -> str | None:
 
 def _reduce_extreme(node: torch.fx.Node, target: Target) -> str | None:
     if _is_quantized(node):
-        return None
+        return _dropped_axis_minimum(node, target)
     dtype = _dtype_name(_value(node.args[0]).dtype) if _value(node.args[0]) is not None else "int8"
     return npu_rules.reduce_extreme_reason(target.family, dtype, op_name(node.target))
+
+
+# Minima over an axis, which keepdim=False (their default, args[2]) lowers to REDUCE_MIN and a RESHAPE.
+_MINIMA_OVER_AXES = ("aten.amin.default", "aten.min.dim")
+
+
+def _dropped_axis_minimum(node: torch.fx.Node, target: Target) -> str | None:
+    name = op_name(node.target)
+    keepdim = node.args[2] if len(node.args) > 2 else node.kwargs.get("keepdim", False)
+    if name not in _MINIMA_OVER_AXES or keepdim:
+        return None
+    return npu_rules.reshaped_minimum_reason(target.family, activation_dtype(node), name)
 
 
 def _integer_product(node: torch.fx.Node, target: Target) -> str | None:

@@ -68,6 +68,18 @@ class _RecordingSupport(OperatorSupportBase):
         return True
 
 
+def _keeps_by_name(op: torch._ops.OpOverload) -> bool:
+    """An op ExecuTorch can keep undecomposed by name: one that neither mutates nor aliases its
+    inputs (functionalization must still rewrite those), and not _to_copy, which it always
+    decomposes into its dim-order form."""
+    schema = op._schema
+    return (
+        not schema.is_mutable
+        and all(ret.alias_info is None for ret in schema.returns)
+        and op is not torch.ops.aten._to_copy.default
+    )
+
+
 class TOSAPartitioner(Partitioner):
     backend = TOSABackend
 
@@ -83,9 +95,25 @@ class TOSAPartitioner(Partitioner):
         return self.compile_spec.tosa_spec
 
     def ops_to_not_decompose(self, ep: ExportedProgram):
-        """Keeps ops some visitor lowers whole; a node it cannot lower decomposes as usual."""
+        """Keeps ops some visitor lowers whole; a node it cannot lower decomposes as usual.
+
+        When every node of those ops in ``ep`` lowers whole, the per-node check is left out:
+        ExecuTorch then keeps the ops by name with one decomposition pass where the check costs
+        it two more (each re-traces the whole program)."""
         support = _RecordingSupport(self.tosa_spec, self.additional_checks)
-        return preserved_ops(), lambda node: support.is_node_supported(None, node)
+        ops = preserved_ops()
+
+        def check(node: torch.fx.Node) -> bool:
+            return support.is_node_supported(None, node)
+
+        if ep.graph_signature.user_inputs_to_mutate:
+            # The per-node check's passes write a mutated input back with a copy the partition
+            # runs; with the ops kept by name there is no such copy.
+            return ops, check
+        kept = set(ops)
+        if all(check(node) for node in ep.graph.nodes if node.op == "call_function" and node.target in kept):
+            return [op for op in ops if _keeps_by_name(op)], None
+        return ops, check
 
     def partition(self, exported_program: ExportedProgram) -> PartitionResult:
         checks = list(self.additional_checks or [])

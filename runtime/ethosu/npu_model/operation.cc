@@ -9,12 +9,13 @@ namespace ethosu {
 namespace npu_model {
 namespace {
 
-constexpr uint32_t kLutBytes = 256;  // one 8-bit table
+constexpr uint32_t kLutBytes = 256;     // one 8-bit table
+constexpr uint32_t kLut16Bytes = 2048;  // the 16-bit table
 
 // The tables sit in the last two SHRAM banks (eight 256-byte tables), on every
 // configuration.
 uint32_t lut_area_start(const Accelerator& a) {
-  return a.shram_bytes() - 2048u;
+  return a.shram_bytes() - kLut16Bytes;
 }
 
 int cores_of(const OperationContext& ctx, Status* status) {
@@ -74,13 +75,6 @@ int32_t OutputStage::finish(int64_t acc, uint32_t scale, uint32_t shift) const {
   return static_cast<int32_t>(clamp(v, lo, hi));
 }
 
-int64_t OutputStage::finish_wide(int64_t acc, uint32_t scale, uint32_t shift) const {
-  // Added as unsigned: wraps like scale_and_round's result rather than overflowing.
-  const uint64_t v = static_cast<uint64_t>(scale_and_round(acc, scale, shift, round)) +
-                     static_cast<uint64_t>(int64_t{ofm.zero_point});
-  return clamp(static_cast<int64_t>(v), lo, hi);
-}
-
 Status output_stage_from_registers(const OperationContext& ctx, OutputStage* out) {
   const RegisterFile& regs = ctx.regs;
   OutputStage s{};
@@ -133,14 +127,18 @@ Status output_stage_from_registers(const OperationContext& ctx, OutputStage* out
 
   if (function >= static_cast<uint32_t>(ActivationFunction::kTable0) &&
       function <= static_cast<uint32_t>(ActivationFunction::kTable7)) {
-    if (s.ofm.elem_bytes == 2) {
-      return Status::error(Fault::kUnsupported, "16-bit look-up tables (ACTIVATION TABLE_%u on a 16-bit OFM)",
-                           static_cast<unsigned>(function - 16));
-    }
     uint8_t* lut = nullptr;
     const uint32_t start = lut_area_start(ctx.accelerator) + (function - 16) * kLutBytes;
-    NPU_MODEL_RETURN_IF_ERROR(ctx.memory.shram_bytes(start, kLutBytes, false, "look-up table", &lut));
-    s.lut = lut;
+    if (s.ofm.elem_bytes == 2) {
+      // A 16-bit OFM's table is the interpolating one U85 calls LUT_S16_S16: 512 (base, slope)
+      // pairs of int16, the whole LUT area (so only TABLE_0 fits).
+      NPU_MODEL_RETURN_IF_ERROR(ctx.memory.shram_bytes(start, kLut16Bytes, false, "16-bit look-up table", &lut));
+      s.lut_s16_s32 = lut;
+      s.lut_to_int16 = true;
+    } else {
+      NPU_MODEL_RETURN_IF_ERROR(ctx.memory.shram_bytes(start, kLutBytes, false, "look-up table", &lut));
+      s.lut = lut;
+    }
   } else if (function != static_cast<uint32_t>(ActivationFunction::kRelu)) {
     return Status::error(Fault::kUnsupported, "ACTIVATION function %u (built-in tanh/sigmoid) is not modelled",
                          static_cast<unsigned>(function));
