@@ -75,6 +75,13 @@ int32_t OutputStage::finish(int64_t acc, uint32_t scale, uint32_t shift) const {
   return static_cast<int32_t>(clamp(v, lo, hi));
 }
 
+int64_t OutputStage::finish_wide(int64_t acc, uint32_t scale, uint32_t shift) const {
+  // Added as unsigned: wraps like scale_and_round's result rather than overflowing.
+  const uint64_t v = static_cast<uint64_t>(scale_and_round(acc, scale, shift, round)) +
+                     static_cast<uint64_t>(int64_t{ofm.zero_point});
+  return clamp(static_cast<int64_t>(v), lo, hi);
+}
+
 Status output_stage_from_registers(const OperationContext& ctx, OutputStage* out) {
   const RegisterFile& regs = ctx.regs;
   OutputStage s{};
