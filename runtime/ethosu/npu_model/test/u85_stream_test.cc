@@ -6,13 +6,16 @@
 //
 // Arguments: CASE files compiled for an ethos-u85-* target.
 #include <cstdio>
+#include <cstring>
 #include <map>
 #include <string>
 #include <vector>
 
 #include "runtime/ethosu/npu_model/command_stream.h"
 #include "runtime/ethosu/npu_model/npu_model.h"
+#include "runtime/ethosu/npu_model/isa_u85.h"
 #include "runtime/ethosu/npu_model/test/case_file.h"
+#include "runtime/ethosu/npu_model/test/stream_builder.h"
 #include "runtime/testing/files.h"
 #include "runtime/testing/test.h"
 
@@ -95,6 +98,113 @@ TEST(EthosU85, ConfigWords) {
     EXPECT_STREQ(a->name, w.name);
     EXPECT_EQ(find_accelerator(w.name), a);
   }
+}
+
+// ---- hand-made streams: kept accumulators ------------------------------------------------
+// U85 command words (isa_u85.h): a short command's parameter in bits 16..31; a long command's
+// first word carries bits 16..31 of its value, the payload is the next word.
+void set0(StreamBuilder& b, u85::Cmd0 opcode, uint16_t param) {
+  b.word(static_cast<uint32_t>(opcode) | uint32_t{param} << 16);
+}
+void set1(StreamBuilder& b, u85::Cmd1 opcode, uint32_t payload, uint16_t high = 0) {
+  b.word(static_cast<uint32_t>(opcode) | kFormLong << kFormShift | uint32_t{high} << 16);
+  b.word(payload);
+}
+
+constexpr uint16_t kSignedInt8Nhwc = 0x0001;      // IFM/OFM_PRECISION: signed, 8-bit, NHWC
+constexpr uint16_t kGlobalScale = 0x0100;         // OFM_PRECISION: OFM_SCALE for every channel
+constexpr uint16_t kNoStorage = 0xC000;           // OFM_PRECISION: storage NONE
+constexpr uint16_t kResetDisable = 0x0040;        // ACC_FORMAT: int32, input RESET, output DISABLE
+constexpr uint16_t kKeepEnable = 0x0010;          // ACC_FORMAT: int32, input KEEP, output ENABLE
+
+// A 1x1x4 int8 POOL of `mode` over 1x1 windows of the IFM at byte `ifm` of region 1, into the
+// OFM at byte 16, with the given OFM storage bits and ACC_FORMAT.
+void pool(StreamBuilder& b, u85::PoolMode mode, uint32_t ifm, uint16_t ofm_storage, uint16_t acc_format) {
+  set0(b, u85::Cmd0::kIfmRegion, 1);
+  set1(b, u85::Cmd1::kIfmBase0, ifm);
+  set0(b, u85::Cmd0::kIfmDepthM1, 3);
+  set1(b, u85::Cmd1::kIfmStrideX, 4);
+  set1(b, u85::Cmd1::kIfmStrideY, 4);
+  set1(b, u85::Cmd1::kIfmStrideC, 1);
+  set0(b, u85::Cmd0::kIfmPrecision, kSignedInt8Nhwc);
+  set0(b, u85::Cmd0::kOfmRegion, 1);
+  set1(b, u85::Cmd1::kOfmBase0, 16);
+  set0(b, u85::Cmd0::kOfmDepthM1, 3);
+  set1(b, u85::Cmd1::kOfmStrideX, 4);
+  set1(b, u85::Cmd1::kOfmStrideY, 4);
+  set1(b, u85::Cmd1::kOfmStrideC, 1);
+  set0(b, u85::Cmd0::kOfmPrecision, kSignedInt8Nhwc | kGlobalScale | ofm_storage);
+  set1(b, u85::Cmd1::kOfmScale, 1, 0x2000);  // x1, shift 0, rounding NATURAL
+  set0(b, u85::Cmd0::kActivationMin, 0xFF80);
+  set0(b, u85::Cmd0::kActivationMax, 0x007F);
+  set0(b, u85::Cmd0::kAccFormat, acc_format);
+  set0(b, u85::Cmd0::kPool, static_cast<uint16_t>(mode));
+}
+
+// Two pools chained through the kept accumulators (the first writes nothing), on IFMs A
+// (bytes 0..3) and B (4..7) of the arena; the OFM is at bytes 16..19.
+Status run_chained_pools(u85::PoolMode first, u85::PoolMode second, uint16_t first_storage,
+                         std::vector<uint8_t>* arena) {
+  StreamBuilder b("ethos-u85-256");
+  pool(b, first, 0, first_storage, kResetDisable);
+  pool(b, second, 4, 0, kKeepEnable);
+  set0(b, u85::Cmd0::kStop, 0xFFFF);
+  const std::vector<uint8_t> stream = b.finish();
+  std::vector<uint8_t> weights(16, 0);
+  const Region regions[] = {
+      {weights.data(), weights.size(), false},
+      {arena->data(), arena->size(), true},
+      {nullptr, 0, true},
+  };
+  NpuModel model(find_accelerator("ethos-u85-256"));
+  return model.run(stream.data(), stream.size(), regions, 3);
+}
+
+std::vector<uint8_t> two_ifms() {
+  std::vector<uint8_t> arena(32, 0);
+  const int8_t a[4] = {-100, 5, 7, 127};
+  const int8_t b[4] = {3, -128, 7, 0};
+  for (int i = 0; i < 4; ++i) {
+    arena[i] = static_cast<uint8_t>(a[i]);
+    arena[4 + i] = static_cast<uint8_t>(b[i]);
+  }
+  return arena;
+}
+
+// MAX and MIN from KEEP take the kept value as one more tap (Vela's max pools with a stride
+// above 3: one 1x1 POOL MAX per window tap).
+TEST(EthosU85, MaxAndMinFromKeptAccumulators) {
+  std::vector<uint8_t> arena = two_ifms();
+  Status s = run_chained_pools(u85::PoolMode::kMax, u85::PoolMode::kMax, kNoStorage, &arena);
+  ASSERT_TRUE(s.ok());
+  const int8_t max[4] = {3, 5, 7, 127};
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(static_cast<int8_t>(arena[16 + i]), max[i]);
+
+  arena = two_ifms();
+  s = run_chained_pools(u85::PoolMode::kMin, u85::PoolMode::kMin, kNoStorage, &arena);
+  ASSERT_TRUE(s.ok());
+  const int8_t min[4] = {-100, -128, 7, 0};
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(static_cast<int8_t>(arena[16 + i]), min[i]);
+}
+
+// SUM from KEEP adds; what is not modelled is refused, naming the command.
+TEST(EthosU85, KeptAccumulatorModes) {
+  std::vector<uint8_t> arena = two_ifms();
+  Status s = run_chained_pools(u85::PoolMode::kSum, u85::PoolMode::kSum, kNoStorage, &arena);
+  ASSERT_TRUE(s.ok());
+  const int8_t sum[4] = {-97, -123, 14, 127};  // saturated to int8
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(static_cast<int8_t>(arena[16 + i]), sum[i]);
+
+  arena = two_ifms();
+  s = run_chained_pools(u85::PoolMode::kSum, u85::PoolMode::kAverage, kNoStorage, &arena);
+  EXPECT_EQ(static_cast<int>(s.fault()), static_cast<int>(Fault::kUnsupported));
+  EXPECT_TRUE(std::strstr(s.message(), "AVERAGE starting from kept accumulators") != nullptr);
+
+  // Output DISABLE with an OFM stored to memory.
+  arena = two_ifms();
+  s = run_chained_pools(u85::PoolMode::kMax, u85::PoolMode::kMax, 0, &arena);
+  EXPECT_EQ(static_cast<int>(s.fault()), static_cast<int>(Fault::kUnsupported));
+  EXPECT_TRUE(std::strstr(s.message(), "output DISABLE with a stored") != nullptr);
 }
 
 }  // namespace
