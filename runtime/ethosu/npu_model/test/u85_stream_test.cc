@@ -207,6 +207,68 @@ TEST(EthosU85, KeptAccumulatorModes) {
   EXPECT_TRUE(std::strstr(s.message(), "output DISABLE with a stored") != nullptr);
 }
 
+// A POOL NONE whose accumulators start from a 64-bit IFM2 (how Vela reads back int48
+// accumulators written to memory, e.g. conv_transpose at a16w8): `values` at byte 32 of the
+// arena, 48-bit accumulators, a 32-bit OFM at byte 64 scaled by 2^-16.
+Status run_ifm2_copy(const int64_t (&values)[4], std::vector<uint8_t>* arena) {
+  arena->assign(96, 0);
+  for (int i = 0; i < 4; ++i) {
+    const uint64_t u = static_cast<uint64_t>(values[i]);
+    for (int b = 0; b < 8; ++b) (*arena)[32 + 8 * i + b] = static_cast<uint8_t>(u >> (8 * b));
+  }
+  StreamBuilder b("ethos-u85-256");
+  set0(b, u85::Cmd0::kIfmRegion, 1);
+  set0(b, u85::Cmd0::kIfmDepthM1, 3);
+  set1(b, u85::Cmd1::kIfmStrideX, 4);
+  set1(b, u85::Cmd1::kIfmStrideY, 4);
+  set0(b, u85::Cmd0::kIfmPrecision, kSignedInt8Nhwc);
+  set0(b, u85::Cmd0::kIfm2Region, 1);
+  set1(b, u85::Cmd1::kIfm2Base0, 32);
+  set1(b, u85::Cmd1::kIfm2StrideX, 32);
+  set1(b, u85::Cmd1::kIfm2StrideY, 32);
+  set1(b, u85::Cmd1::kIfm2StrideC, 8);
+  set0(b, u85::Cmd0::kIfm2Precision, 0x000D);  // signed, 64-bit, NHWC
+  set0(b, u85::Cmd0::kOfmRegion, 1);
+  set1(b, u85::Cmd1::kOfmBase0, 64);
+  set0(b, u85::Cmd0::kOfmDepthM1, 3);
+  set1(b, u85::Cmd1::kOfmStrideX, 16);
+  set1(b, u85::Cmd1::kOfmStrideY, 16);
+  set1(b, u85::Cmd1::kOfmStrideC, 4);
+  set0(b, u85::Cmd0::kOfmPrecision, 0x0005 | kGlobalScale);  // signed, 32-bit, NHWC
+  set1(b, u85::Cmd1::kOfmScale, 1, 0x2010);                   // x1, shift 16, rounding NATURAL
+  set0(b, u85::Cmd0::kActivation, 0x1000);                    // clip range NONE: int32 saturation only
+  set0(b, u85::Cmd0::kAccFormat, 0x0021);                     // int48, input IFM2, output ENABLE
+  set0(b, u85::Cmd0::kPool, static_cast<uint16_t>(u85::PoolMode::kNone));
+  set0(b, u85::Cmd0::kStop, 0xFFFF);
+  const std::vector<uint8_t> stream = b.finish();
+  std::vector<uint8_t> weights(16, 0);
+  const Region regions[] = {
+      {weights.data(), weights.size(), false},
+      {arena->data(), arena->size(), true},
+      {nullptr, 0, true},
+  };
+  NpuModel model(find_accelerator("ethos-u85-256"));
+  return model.run(stream.data(), stream.size(), regions, 3);
+}
+
+TEST(EthosU85, AccumulatorsFromA64BitIfm2) {
+  std::vector<uint8_t> arena;
+  const int64_t values[4] = {int64_t{5} << 16, -(int64_t{3} << 16), int64_t{1} << 40, (int64_t{1} << 15) - 1};
+  Status s = run_ifm2_copy(values, &arena);
+  ASSERT_TRUE(s.ok());
+  const int32_t want[4] = {5, -3, 1 << 24, 0};
+  for (int i = 0; i < 4; ++i) {
+    int32_t got = 0;
+    std::memcpy(&got, arena.data() + 64 + 4 * i, 4);
+    EXPECT_EQ(got, want[i]);
+  }
+  // A value the 48-bit accumulators cannot hold.
+  const int64_t too_wide[4] = {0, int64_t{1} << 47, 0, 0};
+  s = run_ifm2_copy(too_wide, &arena);
+  EXPECT_EQ(static_cast<int>(s.fault()), static_cast<int>(Fault::kUnsupported));
+  EXPECT_TRUE(std::strstr(s.message(), "does not fit the 48-bit accumulators") != nullptr);
+}
+
 }  // namespace
 }  // namespace test
 }  // namespace npu_model
