@@ -20,6 +20,10 @@ Status Accumulators::store(int64_t h, int64_t w, int64_t c, const int64_t* value
 }
 
 Status Accumulators::get(int64_t h, int64_t w, int64_t c, const int64_t** out) const {
+  if (dropped_) {
+    return Status::error(Fault::kUnsupported,
+                         "ACC_FORMAT keeps the accumulators of an operation that wrote its OFM: not modelled");
+  }
   if (values_ == nullptr) {
     return Status::error(Fault::kMalformedStream, "ACC_FORMAT keeps the accumulators, but no operation left any");
   }
@@ -33,7 +37,13 @@ Status Accumulators::get(int64_t h, int64_t w, int64_t c, const int64_t** out) c
   return Status();
 }
 
+void Accumulators::drop_written() {
+  clear();
+  dropped_ = true;
+}
+
 void Accumulators::clear() {
+  dropped_ = false;
   values_ = nullptr;
   h_ = w_ = c_ = 0;
   storage_.release();

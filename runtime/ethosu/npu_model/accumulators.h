@@ -6,7 +6,7 @@
 // its output mode can leave the OFM unwritten (DISABLE) for a following KEEP. The model keeps
 // the last pooling's or convolution's accumulators (before the bias: the output stage adds it
 // where an OFM is written), one per OFM element (h x w x c, c fastest); an elementwise
-// operation, matmul or resize drops them (npu_model_u85.cc).
+// operation, matmul, resize or a convolution that writes its OFM drops them (drop_written).
 #pragma once
 
 #include <cstdint>
@@ -26,8 +26,14 @@ class Accumulators {
   // another shape.
   Status get(int64_t h, int64_t w, int64_t c, const int64_t** out) const;
   void clear();
+  // Drops the accumulators of an operation that wrote its OFM without copying them (an
+  // elementwise operation's, matmul's or resize's are not modelled as kept; a convolution's can
+  // be as large as its OFM, and Vela's chains continue only from operations with output
+  // DISABLE): a following KEEP fails as not modelled.
+  void drop_written();
 
  private:
+  bool dropped_ = false;  // the last operation's accumulators were not kept (drop_written)
   int64_t h_ = 0, w_ = 0, c_ = 0;
   const int64_t* values_ = nullptr;
   Workspace storage_{nullptr, 0};  // heap blocks: the kept values and the one being replaced

@@ -6,8 +6,9 @@
 // one 10-byte record per OFM channel (Vela pads the count to a multiple of 16). Rounding is
 // OFM_SCALE's. ACC_FORMAT's input mode starts the accumulators at 0 (RESET) or at the previous
 // operation's (KEEP: Vela's average pools as chains of 1x1 depthwise convolutions, one window
-// tap each, of which only the last writes its OFM); they are kept for the next operation, without
-// the bias, which the output stage adds where an OFM is written (accumulator_modes_u85.cc). An
+// tap each, of which only the last writes its OFM); with output DISABLE they are kept for the
+// next operation, without the bias, which the output stage adds where an OFM is written
+// (accumulator_modes_u85.cc; a KEEP after a convolution that wrote its OFM is not modelled). An
 // OFM may be 64-bit (Vela's int48 accumulators, with records of scale 1, for a POOL to read
 // back as IFM2). Weights in the standard (mlw) or fast format (fwd_decoder.h), dense or 2:4
 // sparse, split over the configuration's weight decoders (one per core: ethos-u85-512 has 2,
@@ -257,7 +258,10 @@ Status run_convolution_u85(const OperationContext& ctx, bool depthwise) {
       }
     }
   }
-  NPU_MODEL_RETURN_IF_ERROR(ctx.accumulators->store(ofm.h, ofm.w, ofm.c, accumulators));
+  if (regs.get(u85::Cmd0::kAccFormat, u85::kAccOutput) == static_cast<uint32_t>(u85::AccOutput::kDisable)) {
+    return ctx.accumulators->store(ofm.h, ofm.w, ofm.c, accumulators);  // no OFM (check_accumulator_output_u85)
+  }
+  ctx.accumulators->drop_written();
   return finish_convolution_u85(ctx, out, scales, ofm, accumulators);
 }
 

@@ -32,13 +32,13 @@ Status NpuModel::execute_u85(const Command& command, const Memory& memory) {
       return Status();
     case u85::Cmd0::kElementwise:
       ++counts_.operations;
-      accumulators_.clear();  // not kept (below: matmul and resize): a later KEEP fails clearly
+      accumulators_.drop_written();  // not kept (below: matmul and resize): a later KEEP is refused
       return run_elementwise_u85(ctx, static_cast<u85::ElementwiseMode>(
                                           u85::param_field(command.param, u85::kElementwiseMode)));
     case u85::Cmd0::kConv:
       ++counts_.operations;
       if (u85::param_field(command.param, u85::kConvWeightsIfm2) != 0) {
-        accumulators_.clear();
+        accumulators_.drop_written();
         return run_matmul_u85(ctx);
       }
       return run_convolution_u85(ctx, false);
@@ -53,7 +53,7 @@ Status NpuModel::execute_u85(const Command& command, const Memory& memory) {
       return run_pooling_u85(ctx, static_cast<u85::PoolMode>(u85::param_field(command.param, u85::kPoolMode)));
     case u85::Cmd0::kResize:
       ++counts_.operations;
-      accumulators_.clear();
+      accumulators_.drop_written();
       return run_resize_u85(ctx, static_cast<u85::ResizeMode>(u85::param_field(command.param, u85::kResizeMode)));
     default:
       return Status::error(Fault::kUnsupported, "not modelled yet on Ethos-U85");
