@@ -16,11 +16,10 @@ from torch.fx.traceback import NodeSource, NodeSourceAction
 
 from etarm import compiler, composite_overrides, lazy_inductor_pass, shared_provenance
 from etarm.composite_op_scan import reuse_composite_op_scan
-from etarm.lowering.registry import preserved_ops
 from etarm.models import load_model
 from etarm.testing.cpu_fallback import Fn
 from etarm.tosa.compile_spec import TosaCompileSpec
-from etarm.tosa.partitioner import TOSAPartitioner, _RecordingSupport
+from etarm.tosa.partitioner import TOSAPartitioner
 
 
 def test_reused_composite_op_scan_matches_torch_and_sees_new_operators():
@@ -143,18 +142,13 @@ def test_shared_provenance_is_the_same_record_and_gives_the_same_pte():
     assert _compile_all() == _compile_all(compiler.compile_model.__wrapped__)
 
 
-def _checked_per_node(self, program):
-    support = _RecordingSupport(self.tosa_spec, self.additional_checks)
-    return preserved_ops(), lambda node: support.is_node_supported(None, node)
-
-
 def test_ops_kept_by_name_give_the_same_pte_with_fewer_decomposition_passes(monkeypatch):
     passes = []
     decompose = ExportedProgram.run_decompositions
     monkeypatch.setattr(ExportedProgram, "run_decompositions", lambda *a, **k: passes.append(1) or decompose(*a, **k))
     by_name, by_name_passes = _compile_all(), len(passes)
     passes.clear()
-    monkeypatch.setattr(TOSAPartitioner, "ops_to_not_decompose", _checked_per_node)
+    monkeypatch.setattr(TOSAPartitioner, "ops_to_not_decompose", TOSAPartitioner.ops_with_per_node_check)
     assert _compile_all() == by_name
     assert by_name_passes < len(passes)
 

@@ -94,18 +94,17 @@ class TOSAPartitioner(Partitioner):
     def tosa_spec(self) -> TosaSpecification:
         return self.compile_spec.tosa_spec
 
-    def ops_to_not_decompose(self, ep: ExportedProgram):
-        """Keeps ops some visitor lowers whole; a node it cannot lower decomposes as usual.
-
-        When every node of those ops in ``ep`` lowers whole, the per-node check is left out:
-        ExecuTorch then keeps the ops by name with one decomposition pass where the check costs
-        it two more (each re-traces the whole program)."""
+    def ops_with_per_node_check(self, ep: ExportedProgram):
+        """Every op some visitor lowers whole, and the check that keeps a node of one only when
+        that node lowers (one it cannot lower decomposes as usual)."""
         support = _RecordingSupport(self.tosa_spec, self.additional_checks)
-        ops = preserved_ops()
+        return preserved_ops(), lambda node: support.is_node_supported(None, node)
 
-        def check(node: torch.fx.Node) -> bool:
-            return support.is_node_supported(None, node)
-
+    def ops_to_not_decompose(self, ep: ExportedProgram):
+        """ops_with_per_node_check, without the check when every node of those ops in ``ep``
+        lowers whole: ExecuTorch then keeps the ops by name with one decomposition pass where
+        the check costs it two more (each re-traces the whole program)."""
+        ops, check = self.ops_with_per_node_check(ep)
         if ep.graph_signature.user_inputs_to_mutate:
             # The per-node check's passes write a mutated input back with a copy the partition
             # runs; with the ops kept by name there is no such copy.
