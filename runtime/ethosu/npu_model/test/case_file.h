@@ -9,6 +9,9 @@
 #include <vector>
 
 #include "runtime/ethosu/npu_model/npu_model.h"
+#include "runtime/ethosu/npu_model/weight_layout_u85.h"
+#include "runtime/testing/files.h"
+#include "runtime/testing/test.h"
 
 namespace etarm {
 namespace ethosu {
@@ -134,9 +137,10 @@ inline bool payload_blocks(const std::vector<uint8_t>& payload, PayloadBlocks* o
 }
 
 // Runs `stream` (a driver payload: the partition's own or an edited one) on the model for
-// `target` with the partition's weights and zeroed scratch and fast-scratch regions.
+// `target` with the partition's weights and zeroed scratch and fast-scratch regions;
+// `observer` sees each U85 convolution's decoded weights.
 inline Status run_on_zeroed_scratch(const char* target, const std::vector<uint8_t>& stream,
-                                    const PayloadBlocks& blocks) {
+                                    const PayloadBlocks& blocks, WeightObserverU85* observer = nullptr) {
   std::vector<uint8_t> weights = blocks.weight_data;
   std::vector<uint8_t> scratch(blocks.scratch_size + 16, 0);
   std::vector<uint8_t> fast(blocks.fast_scratch_size + 16, 0);
@@ -146,7 +150,39 @@ inline Status run_on_zeroed_scratch(const char* target, const std::vector<uint8_
       {fast.data(), fast.size(), true},
   };
   NpuModel model(find_accelerator(target));
+  model.set_weight_observer_u85(observer);
   return model.run(stream.data(), stream.size(), regions, 3);
+}
+
+// The case files the arguments name: a .case file, or a .txt file listing case files (one
+// per line, relative to the list).
+inline std::vector<std::string> case_paths() {
+  std::vector<std::string> paths;
+  for (int a = 0; a < etarm::testing::arg_count(); ++a) {
+    const std::string arg = etarm::testing::arg(a);
+    if (arg.size() < 4 || arg.compare(arg.size() - 4, 4, ".txt") != 0) {
+      paths.push_back(arg);
+      continue;
+    }
+    std::vector<uint8_t> list;
+    if (!etarm::testing::read_file(arg.c_str(), &list)) {
+      ADD_FAILURE("cannot read %s", arg.c_str());
+      continue;
+    }
+    const size_t slash = arg.find_last_of('/');
+    const std::string dir = slash == std::string::npos ? "" : arg.substr(0, slash + 1);
+    std::string line;
+    for (uint8_t c : list) {
+      if (c == '\n') {
+        if (!line.empty()) paths.push_back(dir + line);
+        line.clear();
+      } else {
+        line.push_back(static_cast<char>(c));
+      }
+    }
+    if (!line.empty()) paths.push_back(dir + line);
+  }
+  return paths;
 }
 
 }  // namespace test

@@ -6,8 +6,8 @@ usage: make_case.py TARGET MODEL[:a16w8]=OUT.case [...]
 
 One process builds several cases (importing torch and etarm costs more than a small
 compile). MODEL is a single-operator model of op_models.py or a built-in network name. The input sets
-are seeded random values over the whole range of each input's type, then all-minimum,
-all-maximum and all-zero. ":a16w8" quantizes with int16 activations and int8 weights
+are seeded random values over the whole range of each input's type (indices within the rows
+they index), then all-minimum, all-maximum and all-zero. ":a16w8" quantizes with int16 activations and int8 weights
 instead of the target's default int8. Format of OUT.case (little-endian u32 counts and sizes):
     "NPUCASE1", str target, u32 partitions,
     per partition: bytes payload, u32 sets,
@@ -46,29 +46,6 @@ def _load_model(name: str):
     return BUILTIN[name]()
 
 
-def _input_sets(placements, seed: int):
-    rng = np.random.default_rng(seed)
-    dtypes = [np.dtype(p.dtype) for p in placements]
-    sets = []
-    for k in range(RANDOM_SETS):
-        arrays = []
-        for p, dt in zip(placements, dtypes):
-            low, high = _range(dt)
-            arrays.append(rng.integers(low, high, size=p.shape, endpoint=True).astype(dt))
-        sets.append((f"random{k}", arrays))
-    for label, pick in (("min", 0), ("max", 1)):
-        sets.append((label, [np.full(p.shape, _range(dt)[pick], dtype=dt) for p, dt in zip(placements, dtypes)]))
-    sets.append(("zero", [np.zeros(p.shape, dtype=dt) for p, dt in zip(placements, dtypes)]))
-    return sets
-
-
-def _range(dt: np.dtype) -> tuple[int, int]:
-    if dt == np.bool_:
-        return 0, 1
-    info = np.iinfo(dt)
-    return int(info.min), int(info.max)
-
-
 def _bytes(b: bytes) -> bytes:
     return struct.pack("<I", len(b)) + b
 
@@ -87,6 +64,7 @@ def _quantizer(target: str, scheme: str):
 def make_case(model_spec: str, target: str, out_path: str) -> None:
     from etarm.compiler import compile_model
     from etarm.ethosu.payload import EthosUPayload
+    from etarm.testing.npu_model_reference import index_ranges, input_sets
     from etarm.tosa.reference_model import run_tosa
 
     model_name, _, scheme = model_spec.partition(":")
@@ -105,7 +83,8 @@ def make_case(model_spec: str, target: str, out_path: str) -> None:
                 flatbuffer = f.read()
             payload = EthosUPayload.from_bytes(data)
             seed = zlib.crc32(f"{model_spec}/{target}/{index}".encode())
-            sets = _input_sets(payload.inputs, seed)
+            # Inputs a GATHER/SCATTER reads as indices stay in range: the reference model aborts on others.
+            sets = input_sets(payload.inputs, seed, random_sets=RANDOM_SETS, ranges=index_ranges(flatbuffer))
             out += _bytes(data) + struct.pack("<I", len(sets))
             for label, arrays in sets:
                 results = run_tosa(flatbuffer, arrays)

@@ -130,36 +130,6 @@ void run_partition(const std::string& name, const std::string& target, size_t in
               npu.model().counts().operations, npu.model().counts().dmas, pc.sets.size());
 }
 
-// The case files the arguments name.
-std::vector<std::string> case_paths() {
-  std::vector<std::string> paths;
-  for (int a = 0; a < etarm::testing::arg_count(); ++a) {
-    const std::string arg = etarm::testing::arg(a);
-    if (arg.size() < 4 || arg.compare(arg.size() - 4, 4, ".txt") != 0) {
-      paths.push_back(arg);
-      continue;
-    }
-    std::vector<uint8_t> list;
-    if (!etarm::testing::read_file(arg.c_str(), &list)) {
-      ADD_FAILURE("cannot read %s", arg.c_str());
-      continue;
-    }
-    const size_t slash = arg.find_last_of('/');
-    const std::string dir = slash == std::string::npos ? "" : arg.substr(0, slash + 1);
-    std::string line;
-    for (uint8_t c : list) {
-      if (c == '\n') {
-        if (!line.empty()) paths.push_back(dir + line);
-        line.clear();
-      } else {
-        line.push_back(static_cast<char>(c));
-      }
-    }
-    if (!line.empty()) paths.push_back(dir + line);
-  }
-  return paths;
-}
-
 TEST(NpuModel, EqualsTheTosaReferenceModel) {
   const std::vector<std::string> paths = case_paths();
   ASSERT_GT(paths.size(), 0u);

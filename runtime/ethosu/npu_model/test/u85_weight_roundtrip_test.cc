@@ -222,35 +222,6 @@ bool weighted_operations(const std::vector<uint8_t>& cmd_data, std::vector<size_
   return s.ok();
 }
 
-std::vector<std::string> case_paths() {
-  std::vector<std::string> paths;
-  for (int a = 0; a < etarm::testing::arg_count(); ++a) {
-    const std::string arg = etarm::testing::arg(a);
-    if (arg.size() < 4 || arg.compare(arg.size() - 4, 4, ".txt") != 0) {
-      paths.push_back(arg);
-      continue;
-    }
-    std::vector<uint8_t> list;
-    if (!etarm::testing::read_file(arg.c_str(), &list)) {
-      ADD_FAILURE("cannot read %s", arg.c_str());
-      continue;
-    }
-    const size_t slash = arg.find_last_of('/');
-    const std::string dir = slash == std::string::npos ? "" : arg.substr(0, slash + 1);
-    std::string line;
-    for (uint8_t ch : list) {
-      if (ch != '\n') {
-        line += static_cast<char>(ch);
-      } else if (!line.empty()) {
-        paths.push_back(dir + line);
-        line.clear();
-      }
-    }
-    if (!line.empty()) paths.push_back(dir + line);
-  }
-  return paths;
-}
-
 TEST(EthosU85Weights, VelasEncoderWritesTheDecodedWeightsAsTheStreamHoldsThem) {
   const std::vector<std::string> paths = case_paths();
   ASSERT_GT(paths.size(), size_t{0});
@@ -274,17 +245,7 @@ TEST(EthosU85Weights, VelasEncoderWritesTheDecodedWeightsAsTheStreamHoldsThem) {
       }
       Counts counts;
       RoundTrip round_trip(name, operations, &counts);
-      std::vector<uint8_t> weights = blocks.weight_data;
-      std::vector<uint8_t> scratch(blocks.scratch_size + 16, 0);
-      std::vector<uint8_t> fast(blocks.fast_scratch_size + 16, 0);
-      const Region regions[] = {
-          {weights.data(), weights.size(), false},
-          {scratch.data(), scratch.size(), true},
-          {fast.data(), fast.size(), true},
-      };
-      NpuModel model(find_accelerator(c.target.c_str()));
-      model.set_weight_observer_u85(&round_trip);
-      const Status ran = model.run(blocks.cmd_data.data(), blocks.cmd_data.size(), regions, 3);
+      const Status ran = run_on_zeroed_scratch(c.target.c_str(), blocks.cmd_data, blocks, &round_trip);
       if (!ran.ok()) {
         ADD_FAILURE("%s: %s", name.c_str(), ran.message());
         continue;
