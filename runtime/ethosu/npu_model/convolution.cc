@@ -14,25 +14,19 @@ int64_t convolution_window_sum(const KernelGeometry& k, bool depthwise, int64_t 
                                const int16_t* weights, int64_t oy, int64_t ox, int64_t oc) {
   const int64_t weight_ic = depthwise ? 1 : ifm_c;
   int64_t acc = 0;
-  for (int ky = 0; ky < k.taps_h; ++ky) {
-    const int64_t iy = oy * k.stride_y - k.pad_top + int64_t{ky} * k.dilation_y;
-    if (iy < 0 || iy >= k.ifm_h) continue;
-    for (int kx = 0; kx < k.taps_w; ++kx) {
-      const int64_t ix = ox * k.stride_x - k.pad_left + int64_t{kx} * k.dilation_x;
-      if (ix < 0 || ix >= k.ifm_w) continue;
-      const int32_t* in = ifm + (iy * k.ifm_w + ix) * ifm_c;
-      const int16_t* w = weights + ((oc * k.taps_h + ky) * k.taps_w + kx) * weight_ic;
-      if (depthwise) {
-        acc += int64_t{in[oc]} * w[0];
-      } else {
-        int64_t sum = 0;
-        for (int64_t ic = 0; ic < ifm_c; ++ic) {
-          sum += int64_t{in[ic]} * w[ic];
-        }
-        acc += sum;
+  for_each_tap(k, oy, ox, [&](int ky, int kx, int64_t iy, int64_t ix) {
+    const int32_t* in = ifm + (iy * k.ifm_w + ix) * ifm_c;
+    const int16_t* w = weights + ((oc * k.taps_h + ky) * k.taps_w + kx) * weight_ic;
+    if (depthwise) {
+      acc += int64_t{in[oc]} * w[0];
+    } else {
+      int64_t sum = 0;
+      for (int64_t ic = 0; ic < ifm_c; ++ic) {
+        sum += int64_t{in[ic]} * w[ic];
       }
+      acc += sum;
     }
-  }
+  });
   return acc;
 }
 

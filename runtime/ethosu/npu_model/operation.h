@@ -98,6 +98,21 @@ struct KernelGeometry {
 };
 Status kernel_geometry_from_registers(const RegisterFile& regs, const OfmShape& ofm, KernelGeometry* out);
 
+// Calls visit(ky, kx, iy, ix) for each tap (ky, kx) of output (oy, ox)'s window that reads IFM
+// row iy, column ix; taps in the padding are skipped.
+template <typename Visit>
+inline void for_each_tap(const KernelGeometry& k, int64_t oy, int64_t ox, Visit&& visit) {
+  for (int ky = 0; ky < k.taps_h; ++ky) {
+    const int64_t iy = oy * k.stride_y - k.pad_top + int64_t{ky} * k.dilation_y;
+    if (iy < 0 || iy >= k.ifm_h) continue;
+    for (int kx = 0; kx < k.taps_w; ++kx) {
+      const int64_t ix = ox * k.stride_x - k.pad_left + int64_t{kx} * k.dilation_x;
+      if (ix < 0 || ix >= k.ifm_w) continue;
+      visit(ky, kx, iy, ix);
+    }
+  }
+}
+
 // The IFM as the window sees it: dense ifm_h x ifm_w x `channels` with the zero point
 // removed. IFM_UPSCALE NEAREST repeats each stored element 2x2; ZEROS puts it at the even
 // positions and zeros elsewhere.

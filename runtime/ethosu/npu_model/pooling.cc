@@ -49,25 +49,19 @@ Status run_pooling(const OperationContext& ctx, PoolMode mode) {
     for (int64_t ox = 0; ox < ofm.w; ++ox) {
       for (int64_t oc = 0; oc < ofm.c; ++oc) {
         int64_t acc = mode == PoolMode::kMax ? INT64_MIN : 0;
-        for (int ky = 0; ky < k.taps_h; ++ky) {
-          const int64_t iy = oy * k.stride_y - k.pad_top + int64_t{ky} * k.dilation_y;
-          if (iy < 0 || iy >= k.ifm_h) continue;
-          for (int kx = 0; kx < k.taps_w; ++kx) {
-            const int64_t ix = ox * k.stride_x - k.pad_left + int64_t{kx} * k.dilation_x;
-            if (ix < 0 || ix >= k.ifm_w) continue;
-            const int32_t* in = ifm + (iy * k.ifm_w + ix) * ifm_c;
-            if (mode == PoolMode::kMax) {
-              const int64_t v = in[oc];
-              acc = v > acc ? v : acc;
-            } else if (mode == PoolMode::kAverage) {
-              acc += in[oc];
-            } else {
-              for (int64_t ic = 0; ic < ifm_c; ++ic) {
-                acc += in[ic];
-              }
+        for_each_tap(k, oy, ox, [&](int, int, int64_t iy, int64_t ix) {
+          const int32_t* in = ifm + (iy * k.ifm_w + ix) * ifm_c;
+          if (mode == PoolMode::kMax) {
+            const int64_t v = in[oc];
+            acc = v > acc ? v : acc;
+          } else if (mode == PoolMode::kAverage) {
+            acc += in[oc];
+          } else {
+            for (int64_t ic = 0; ic < ifm_c; ++ic) {
+              acc += in[ic];
             }
           }
-        }
+        });
         if (acc == INT64_MIN) {
           acc = ifm_map.type_min() - ifm_map.zero_point;  // a window entirely in the padding
         }

@@ -104,28 +104,22 @@ Status run_pooling_u85(const OperationContext& ctx, u85::PoolMode mode) {
         int64_t acc = start;
         // A kept MAX or MIN counts as a tap already seen.
         int64_t taps = initial != nullptr && extremum ? 1 : 0;
-        for (int ky = 0; ky < k.taps_h; ++ky) {
-          const int64_t iy = oy * k.stride_y - k.pad_top + int64_t{ky} * k.dilation_y;
-          if (iy < 0 || iy >= k.ifm_h) continue;
-          for (int kx = 0; kx < k.taps_w; ++kx) {
-            const int64_t ix = ox * k.stride_x - k.pad_left + int64_t{kx} * k.dilation_x;
-            if (ix < 0 || ix >= k.ifm_w) continue;
-            if (reduce) {
-              for (int64_t ic = 0; ic < ifm_c; ++ic) {
-                acc += ifm[(iy * k.ifm_w + ix) * ifm_c + ic];
-              }
-              ++taps;
-              continue;
-            }
-            const int64_t v = ifm[(iy * k.ifm_w + ix) * ifm_c + oc];
-            if (mode == u85::PoolMode::kSum || mode == u85::PoolMode::kAverage || mode == u85::PoolMode::kNone) {
-              acc += v;
-            } else if (taps == 0 || (mode == u85::PoolMode::kMax ? v > acc : v < acc)) {
-              acc = v;
+        for_each_tap(k, oy, ox, [&](int, int, int64_t iy, int64_t ix) {
+          if (reduce) {
+            for (int64_t ic = 0; ic < ifm_c; ++ic) {
+              acc += ifm[(iy * k.ifm_w + ix) * ifm_c + ic];
             }
             ++taps;
+            return;
           }
-        }
+          const int64_t v = ifm[(iy * k.ifm_w + ix) * ifm_c + oc];
+          if (mode == u85::PoolMode::kSum || mode == u85::PoolMode::kAverage || mode == u85::PoolMode::kNone) {
+            acc += v;
+          } else if (taps == 0 || (mode == u85::PoolMode::kMax ? v > acc : v < acc)) {
+            acc = v;
+          }
+          ++taps;
+        });
         if (taps == 0 && (extremum || mode == u85::PoolMode::kAverage)) {
           return Status::error(Fault::kUnsupported, "a pooling window entirely in the padding");
         }
