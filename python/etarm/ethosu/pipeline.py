@@ -68,6 +68,7 @@ def npu_rewrites(family: str) -> list[Pass]:
         TransposesAtLowestRank(),
         SlicesAtLowestRank(),
         PointwiseRowsAsBatch(),
+        PadStridedMaxPools(),
         NarrowingsDoubledBeforeRescales(),
     ]
 

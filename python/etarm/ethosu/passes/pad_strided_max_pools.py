@@ -1,4 +1,4 @@
-"""PadStridedMaxPools (Ethos-U55/U65 only): a padded MAX_POOL2D with a stride above 3."""
+"""PadStridedMaxPools (Ethos-U55/U65 and U85): a padded MAX_POOL2D with a stride above 3."""
 
 from __future__ import annotations
 
@@ -19,6 +19,8 @@ class PadStridedMaxPools(TosaPass):
 
     MAX_POOL2D never picks its padding; a PAD with the type's lowest value is never picked
     over a real element either (every window holds one), so the results are the same.
+    U55/U65 run such a pool only unpadded; on U85, Vela 5.2.0 splits it into one 1x1 pool per
+    window tap and drops the padding (every tap reads from row and column 0).
     """
 
     stage = Stage.BACKEND
