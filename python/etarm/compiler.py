@@ -17,17 +17,19 @@ from etarm import lazy_inductor_pass, progress
 
 lazy_inductor_pass.install()  # before ExecuTorch imports the pass (see the module)
 
-from executorch.exir import EdgeCompileConfig, ExecutorchBackendConfig, to_edge_transform_and_lower
+from executorch.exir import EdgeCompileConfig, ExecutorchBackendConfig
 from executorch.exir.lowered_backend_module import get_lowered_submodules
 
 from etarm.bundleio import build_bpte
 from etarm.composite_op_scan import reuse_composite_op_scan
 from etarm.composite_overrides import lighter_composite_overrides
-from etarm.shared_provenance import shared_node_provenance
+from etarm.edge_lowering import lower_to_edge
 from etarm.errors import EtarmError
+from etarm.idle_edge_passes import skip_idle_edge_passes
 from etarm.op_names import op_name
 from etarm.passes.base import Stage
 from etarm.quantization.pt2e_flow import calibration_batches, quantize_program
+from etarm.shared_provenance import shared_node_provenance
 from etarm.targets import default_quantizer, make_partitioner
 from etarm.tosa_ir.specification import TosaSpecification
 
@@ -297,12 +299,12 @@ def compile_model(
             quantized_model = quantize_program(exported, quantizer, batches)
         with timer.stage("export_quantized"):
             exported = _export(quantized_model, example_inputs, strict_export)
-    with timer.stage("lower"), reuse_composite_op_scan(), lighter_composite_overrides():
-        edge = to_edge_transform_and_lower(
+    with timer.stage("lower"), reuse_composite_op_scan(), lighter_composite_overrides(), skip_idle_edge_passes():
+        edge = lower_to_edge(
             pipeline.run_program(Stage.EXPORTED, exported),
             transform_passes=(pipeline.stage(Stage.EDGE) or None) if delegate else None,
-            partitioner=[partitioner] if delegate else [],
-            compile_config=EdgeCompileConfig(_check_ir_validity=False),
+            partitioners=[partitioner] if delegate else [],
+            config=EdgeCompileConfig(_check_ir_validity=False),
         )
     edge_program = edge.exported_program()
     # Read before to_executorch, which rewrites the graph in place (out variants, allocs).
@@ -315,7 +317,7 @@ def compile_model(
             _run_cpu_part_passes(pipeline, edge_program, cpu_ops)
     # to_executorch rewrites the edge program in place; the ETRecord needs it as it was.
     edge_for_etrecord = copy.deepcopy(edge) if etrecord else None
-    with timer.stage("to_executorch"):
+    with timer.stage("to_executorch"), skip_idle_edge_passes():
         executorch_program = edge.to_executorch(ExecutorchBackendConfig(extract_delegate_segments=True))
         pte = executorch_program.buffer
     etrecord_bytes = _etrecord(edge_for_etrecord, executorch_program, exported) if etrecord else None

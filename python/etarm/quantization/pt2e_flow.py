@@ -9,7 +9,7 @@ integer tensors.
 from __future__ import annotations
 
 import os
-from typing import Iterable
+from collections.abc import Iterable
 
 import torch
 from torch.export import ExportedProgram
@@ -17,6 +17,7 @@ from torch.utils._pytree import tree_map
 
 from etarm import progress
 from etarm.errors import EtarmError
+from etarm.quantization.fold_batch_norms import fold_batch_norms
 
 
 def _copy_tensor(value):
@@ -83,7 +84,7 @@ def _random_count(spec: str) -> int | None:
     return int(count)
 
 
-def calibration_batches(calibration_data: "str | os.PathLike | Iterable[tuple] | None", example_inputs: tuple) -> list[tuple]:
+def calibration_batches(calibration_data: str | os.PathLike | Iterable[tuple] | None, example_inputs: tuple) -> list[tuple]:
     """The input tuples to calibrate with: from a .pt file, a folder of .pt files (each a
     tuple of inputs), ``random`` / ``random:N`` (N inputs drawn like the example inputs,
     default 32), or an iterable of input tuples; the example inputs when None."""
@@ -113,7 +114,9 @@ def quantize_program(exported: ExportedProgram, quantizer, batches: list[tuple])
     """prepare_pt2e, run every batch through the observers, convert_pt2e."""
     from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e
 
-    prepared = prepare_pt2e(exported.module(), quantizer)
+    module = exported.module()
+    fold_batch_norms(module)
+    prepared = prepare_pt2e(module, quantizer)
     with torch.no_grad():
         for done, batch in enumerate(batches, 1):
             progress.current().count("calibrating", done, len(batches))
