@@ -3,8 +3,12 @@
 prepare_pt2e folds them too, but walks and lints the whole graph once per batch norm, which
 grows with the square of a network's size (about a second of a MobileNetV2 compile). Folded
 here with one walk, prepare_pt2e finds none left. The folded weights are what prepare_pt2e
-computes (torch's ``fuse_conv_bn_weights``), stored under the same names; a batch norm whose
-convolution shares its weight with another, or feeds other users, is left to prepare_pt2e.
+computes (torch's ``fuse_conv_bn_weights``), stored under the same names.
+
+prepare_pt2e also folds where that changes the model: into a convolution whose output other
+nodes read too (they then read the normalized values), and, for a weight two convolutions
+share, it drops the second batch norm. Here such a batch norm gets its own convolution, with its
+own copy of the weight and bias, folded: every reader computes what the float model computes.
 """
 
 from __future__ import annotations
@@ -56,16 +60,40 @@ def _foldable(norm: torch.fx.Node) -> bool:
     convolution = norm.args[0]
     if not isinstance(convolution, torch.fx.Node) or convolution.target not in _CONVOLUTIONS:
         return False
-    weight = convolution.args[1]
     bias = _argument(convolution, 2)
     statistics = [_argument(norm, index) for index in range(1, 5)]
     return (
-        len(convolution.users) == 1
-        and _is_get_attr(weight)
-        and len(weight.users) == 1
-        and (bias is None or (_is_get_attr(bias) and len(bias.users) == 1))
+        _is_get_attr(convolution.args[1])
+        and (bias is None or _is_get_attr(bias))
         and all(_is_get_attr(value) for value in statistics)
     )
+
+
+def _is_private(convolution: torch.fx.Node) -> bool:
+    """Only its batch norm reads the convolution, and only the convolution its weight and bias."""
+    bias = _argument(convolution, 2)
+    return (
+        len(convolution.users) == 1 and len(convolution.args[1].users) == 1 and (bias is None or len(bias.users) == 1)
+    )
+
+
+def _private_copy(module: torch.fx.GraphModule, norm: torch.fx.Node) -> None:
+    """Gives ``norm`` a convolution of its own, reading its own copies of the weight and bias."""
+    convolution = norm.args[0]
+    arguments = list(convolution.args) + [None] * (3 - len(convolution.args))
+    with module.graph.inserting_before(convolution):
+        for index in (1, 2):
+            if arguments[index] is None:
+                continue
+            name = f"{arguments[index].target}_for_{norm.name}"
+            _set_parameter(module, name, torch.nn.Parameter(_attribute(module, arguments[index]).detach().clone()))
+            copy = module.graph.get_attr(name)
+            copy.meta = dict(arguments[index].meta)
+            arguments[index] = copy
+    with module.graph.inserting_after(convolution):
+        own = module.graph.call_function(convolution.target, tuple(arguments), dict(convolution.kwargs))
+    own.meta = dict(convolution.meta)
+    norm.replace_input_with(convolution, own)
 
 
 def _fold(module: torch.fx.GraphModule, norm: torch.fx.Node) -> None:
@@ -107,6 +135,8 @@ def fold_batch_norms(module: torch.fx.GraphModule) -> int:
     """Folds each foldable batch norm of ``module`` in place; returns how many."""
     norms = [node for node in module.graph.nodes if _foldable(node)]
     for norm in norms:
+        if not _is_private(norm.args[0]):
+            _private_copy(module, norm)
         _fold(module, norm)
     if norms:
         module.graph.eliminate_dead_code()
