@@ -23,6 +23,7 @@ from executorch.exir.lowered_backend_module import get_lowered_submodules
 from etarm.bundleio import build_bpte
 from etarm.composite_op_scan import reuse_composite_op_scan
 from etarm.composite_overrides import lighter_composite_overrides
+from etarm.delegate_output_shapes import delegate_outputs_from_metadata
 from etarm.edge_lowering import lower_to_edge
 from etarm.errors import EtarmError
 from etarm.idle_edge_passes import skip_idle_edge_passes
@@ -317,7 +318,7 @@ def compile_model(
             _run_cpu_part_passes(pipeline, edge_program, cpu_ops)
     # to_executorch rewrites the edge program in place; the ETRecord needs it as it was.
     edge_for_etrecord = copy.deepcopy(edge) if etrecord else None
-    with timer.stage("to_executorch"), skip_idle_edge_passes():
+    with timer.stage("to_executorch"), skip_idle_edge_passes(), delegate_outputs_from_metadata():
         executorch_program = edge.to_executorch(ExecutorchBackendConfig(extract_delegate_segments=True))
         pte = executorch_program.buffer
     etrecord_bytes = _etrecord(edge_for_etrecord, executorch_program, exported) if etrecord else None
