@@ -15,6 +15,7 @@ import pytest
 import torch
 
 from etarm.compiler import compile_model
+from etarm.lowering import normalization
 from etarm.testing.cpu_fallback import Fn
 from etarm.testing.quantized_composites import INT8, INT16, Norms, assert_matches_float_model, check_with_vela, seeded
 from etarm.testing.random_parameters import randomize
@@ -115,3 +116,22 @@ def test_int8_short_and_long_rows(tmp_path):
     ops = run.result.report["partitions"][0]["tosa_ops"]
     # REDUCE_MAX and REDUCE_MIN for the 192-value rows only.
     assert ops.count("REDUCE_MAX") == 1 and ops.count("REDUCE_MIN") == 1
+
+
+def test_int8_norms_of_many_rows_run_in_blocks_of_rows(monkeypatch, tmp_path):
+    """Short-row int8 layer norms whose int32 values pass 64 KiB (a conformer's 128 x 144)
+    normalize equal blocks of rows (here two of 64) one after another, each block's int8 result
+    concatenated: the same outputs as one pass over all rows. 197 rows (no equal blocks) and
+    rows of 192 values (the other statistics) stay whole."""
+    module = Norms(torch.nn.LayerNorm(144), torch.nn.LayerNorm(144), torch.nn.LayerNorm(192))
+    torch.manual_seed(3)
+    randomize(module)
+    inputs = (seeded(1, 128, 144, scale=2.0), seeded(1, 197, 144, seed=1), seeded(1, 128, 192, seed=2))
+    blocked = check_with_vela(module, inputs, INT8, tmp_path, ethos_u=("ethos-u85-256",))
+    ops = blocked.result.report["partitions"][0]["tosa_ops"]
+    assert ops.count("CONCAT") == 1 and ops.count("REDUCE_MAX") == 1, ops
+    monkeypatch.setattr(normalization, "_BLOCK_BYTES", 1 << 40)
+    whole = check_with_vela(module, inputs, INT8, tmp_path, ethos_u=())
+    assert "CONCAT" not in whole.result.report["partitions"][0]["tosa_ops"]
+    for got, want in zip(blocked.tosa_outputs, whole.tosa_outputs):
+        assert (got == want).all()

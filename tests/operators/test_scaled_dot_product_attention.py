@@ -27,6 +27,7 @@ from etarm.quantizer import TOSAQuantizer, get_symmetric_quantization_config
 from etarm.testing.cpu_fallback import Fn
 from etarm.testing.quantized_composites import INT8, INT16, attention, check_attention, qkv
 from etarm.testing.quantized_reference import assert_quantized_close
+from etarm.testing.tosa_graphs import compile_pte_partition_with_vela
 from etarm.testing.tosa_reference import assert_close_to_torch
 from etarm.tosa_ir.specification import TosaSpecification
 
@@ -144,15 +145,29 @@ def test_attention_scale_rank3_long_rows(tmp_path):
 
 
 def test_int8_attention_exps_from_one_int16_table(tmp_path):
-    """With int16 TABLEs allowed (int16 extension; Ethos-U85) and a bound on the output's
-    error (the probabilities' total error times max |v|) under half an output step, int8
-    attention looks its exps up in ONE int16 TABLE (plus the reciprocal's int8 guess); a
+    """With int16 TABLEs allowed (int16 extension; Ethos-U85) and rows of at most 255 keys,
+    int8 attention looks its exps up in ONE int16 TABLE (plus the reciprocal's int8 guess); a
     causal mask's penalties saturate its positions to an exp of exactly 0. The weights
     then meet v in one int16 MATMUL (Q15 against v - zero point) instead of two int8 ones."""
     quantizer = TOSAQuantizer(INT16).set_global(get_symmetric_quantization_config())
     for options in ({}, {"is_causal": True}):
         run = check_attention(attention(**options), qkv(1, 2, 8, 8, 16), INT16, tmp_path, quantizer=quantizer)
         assert run.result.report["partitions"][0]["tosa_ops"].count("TABLE") == 2
+
+
+def test_int8_attention_with_large_scores_runs_head_by_head(tmp_path):
+    """Where the heads' int32 scores together pass 64 KiB (4 heads of 128 x 128: 256 KiB),
+    int8 attention with exps from one int16 TABLE runs head by head, each head's output
+    concatenated (Ethos-U85 keeps one head's scores in SRAM); 2 heads of 64 x 64 (32 KiB)
+    stay batched. Both within 1 LSB of the quantized model and accepted by Vela for U85."""
+    quantizer = TOSAQuantizer(INT16).set_global(get_symmetric_quantization_config())
+    for heads, length, matmuls in ((4, 128, 8), (2, 64, 2)):
+        run = assert_quantized_close(
+            attention(), qkv(1, heads, length, length, 16, scale=0.5), INT16, max_lsb=1, quantizer=quantizer
+        )
+        ops = run.result.report["partitions"][0]["tosa_ops"]
+        assert ops.count("MATMUL") == matmuls and ops.count("CONCAT") == (1 if matmuls > 2 else 0), ops
+        compile_pte_partition_with_vela(run.result.pte, ("ethos-u85-256",), tmp_path)
 
 
 @pytest.mark.parametrize("target", [INT8, INT16], ids=["int8", "int16"])
