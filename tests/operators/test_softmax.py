@@ -50,18 +50,23 @@ def test_quantized(target, tmp_path):
     assert "RECIPROCAL" not in ops and "EXP" not in ops and "INTDIV" not in ops
 
 
-@pytest.mark.parametrize("target, short_tables", [(INT8, 3), (INT16, 2)], ids=["int8_table_pairs", "int16_table"])
-def test_int8_short_rows(target, short_tables, tmp_path):
+@pytest.mark.parametrize(
+    "target, cases",
+    [(INT8, ((12, 3), (128, 3), (256, 4))), (INT16, ((12, 2), (256, 4)))],
+    ids=["int8_table_pairs", "int16_table"],
+)
+def test_int8_short_rows(target, cases, tmp_path):
     """int8 softmax over rows whose bound ((N + 1) times an entry's rounding, per
     probability) stays under half an output step takes exps with absolute precision: from
     one int16 TABLE at exact entries where int16 look-ups are allowed (int16 extension;
     Ethos-U85), else from a pair of int8 TABLEs (two signed bytes; Ethos-U55); plus the
-    reciprocal's guess. 200-value rows are past the bound and keep the byte-wise look-ups
-    (mantissa pair + exponent)."""
+    reciprocal's guess. 256-value rows are past the bound and keep the byte-wise look-ups
+    (mantissa pair + exponent); the int8 pairs' entries (exp(0) at 65407) take rows of up to
+    254 (a conformer's 128 keys)."""
     quantizer = TOSAQuantizer(target).set_global(get_symmetric_quantization_config())
     npus = ("ethos-u85-256",) if target == INT16 else ("ethos-u55-128", "ethos-u85-256")
     softmax = Fn(lambda x: torch.softmax(x, -1))
-    for row, tables in ((12, short_tables), (200, 4)):
+    for row, tables in cases:
         run = check_with_vela(
             softmax, (seeded(6, row, scale=3.0),), target, tmp_path, ethos_u=npus, quantizer=quantizer
         )
