@@ -7,16 +7,13 @@ operator tests' (test_op_coverage.py), and each set costs a reference-model run 
 network. The recurrent networks are in test_recurrent_int.py.
 """
 
-import tempfile
 import zlib
 
 import pytest
 
-from etarm.compiler import compile_model
 from etarm.models import load_model
 from etarm.models.registry import FULL_SIZE
-from etarm.testing.npu_model_reference import partition_differences
-from etarm.testing.quantized_reference import inner_cpu_ops
+from etarm.testing.npu_runs import assert_bit_exact_on_npu_model
 
 TARGETS = ("ethos-u55-128", "ethos-u85-256")
 # Bazel shards this file in contiguous slices: each slice mixes slow and quick networks.
@@ -49,17 +46,7 @@ ON_CPU = {
 @pytest.mark.parametrize("name", NETWORKS)
 def test_network_runs_on_the_npu_model_bit_exactly(name, target):
     module, inputs = load_model(name)
-    expected_on_cpu = ON_CPU.get((name, target), {})
-    with tempfile.TemporaryDirectory() as intermediates:
-        report = compile_model(module, inputs, target, quantize=True, intermediates_dir=intermediates).report
-        on_cpu = {entry["op"]: entry["reason"] for entry in inner_cpu_ops(report)}
-        assert sorted(on_cpu) == sorted(expected_on_cpu), f"ops on CPU: {on_cpu}"
-        assert all(expected_on_cpu[op] in reason for op, reason in on_cpu.items()), on_cpu
-        assert len(report["partitions"]) == 1
-        (partition,) = report["partitions"]
-        assert partition["vela"].get("cpu_operators", 0) == 0, partition["vela"]
-        differences = partition_differences(partition, target, zlib.crc32(name.encode()), extremes=False)
-    assert differences == {}
+    assert_bit_exact_on_npu_model(module, inputs, target, zlib.crc32(name.encode()), ON_CPU.get((name, target)))
 
 
 def test_every_full_size_network_is_listed():

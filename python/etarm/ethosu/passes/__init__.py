@@ -23,8 +23,8 @@ Ethos-U55/U65 only, so that the NPU can run it at all:
   becomes a rounding one of the value lowered by half a step (U55/U65 SHR cannot floor).
 - ``MinimaAsComplementedMaxima``: an int8 REDUCE_MIN read by a RESHAPE becomes a REDUCE_MAX
   between two complementing TABLEs (Vela 5.2.0 miscompiles the reshaped min-reduction).
-- ``RescalesBeforeSlicesAndTiles``: a widening RESCALE of a SLICE (or of a TILE of one) rescales
-  the source first (Vela 5.2.0 writes such a RESCALE with the unsliced height).
+- ``RescalesBeforeSlicesAndTiles``: a widening RESCALE of a SLICE (or of a TILE or RESHAPE of
+  one) rescales the source first (Vela 5.2.0 writes such a RESCALE with the unsliced height).
 
 Ethos-U85 only, so that the NPU computes what TOSA says:
 
