@@ -62,6 +62,7 @@ U55_REWRITES = [
     "floor_shifts_as_rounded_shifts",
     "minima_as_complemented_maxima",
     "rescales_before_slices_and_tiles",
+    "pointwise_rows_as_batch",
 ]
 U85_REWRITES = [
     "transposes_at_lowest_rank",

@@ -41,7 +41,7 @@ def npu_rewrites(family: str) -> list[Pass]:
     """U55/U65 rewrites make the NPU run what it otherwise could not (strides above 3,
     2x upsampling, long sums, int32 narrowing) or compute what TOSA says where Vela 5.2.0 does
     not (flooring shifts, reshaped min-reductions, widened slices; on U85 sliced heads and int16
-    window sums); the others only save cycles."""
+    window sums); the others only save cycles (linears' rows as the batch: both families)."""
     if is_u55_class(family):
         return [
             ReductionsWithoutTransposes(family),
@@ -58,6 +58,7 @@ def npu_rewrites(family: str) -> list[Pass]:
             FloorShiftsAsRoundedShifts(),
             MinimaAsComplementedMaxima(),
             RescalesBeforeSlicesAndTiles(),
+            PointwiseRowsAsBatch(),
         ]
     return [
         ReductionsWithoutTransposes(family),

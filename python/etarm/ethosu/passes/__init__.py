@@ -32,6 +32,6 @@ Ethos-U85 only, so that the NPU computes what TOSA says:
   batch of the MATMUL it feeds the first batch's data).
 
 Fewer cycles: ``ReductionsWithoutTransposes``, ``GlobalPoolsAsSums``, ``NarrowTransposes``,
-``TrivialTransposesAsReshapes``, ``TransposesWithUnitAxesInPlace`` (all families),
-``TransposesAtLowestRank`` and ``PointwiseRowsAsBatch`` (Ethos-U85). ``graph_edits`` holds what several of them share.
+``TrivialTransposesAsReshapes``, ``TransposesWithUnitAxesInPlace``, ``PointwiseRowsAsBatch`` (all
+families), ``TransposesAtLowestRank`` (Ethos-U85). ``graph_edits`` holds what several of them share.
 """
