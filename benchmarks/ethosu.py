@@ -83,8 +83,10 @@ def run(command: list[str], cwd: str, env: dict, timeout: float) -> tuple[int, s
         )
         code, log = proc.returncode, proc.stdout
     except subprocess.TimeoutExpired as exc:
-        code, log = -1, (exc.stdout or "") + f"\n(timed out after {timeout:.0f} s)"
-    return code, log if isinstance(log, str) else log.decode(errors="replace"), round(time.perf_counter() - start, 2)
+        # The output so far comes as bytes even with text=True.
+        so_far = exc.stdout.decode(errors="replace") if isinstance(exc.stdout, bytes) else exc.stdout or ""
+        code, log = -1, so_far + f"\n(timed out after {timeout:.0f} s)"
+    return code, log, round(time.perf_counter() - start, 2)
 
 
 def _tail(log: str, lines: int = 12) -> str:
