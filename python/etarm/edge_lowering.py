@@ -39,6 +39,15 @@ def _writes_in_place(program: ExportedProgram) -> bool:
     )
 
 
+def executorchs_lowering(
+    program: ExportedProgram, transform_passes, partitioners: list[Partitioner], config: EdgeCompileConfig
+) -> EdgeProgramManager:
+    """ExecuTorch's own ``to_edge_transform_and_lower``, with lower_to_edge's arguments."""
+    return to_edge_transform_and_lower(
+        program, transform_passes=transform_passes, partitioner=partitioners, compile_config=config
+    )
+
+
 def lower_to_edge(
     program: ExportedProgram,
     transform_passes,
@@ -47,9 +56,7 @@ def lower_to_edge(
 ) -> EdgeProgramManager:
     """What ``to_edge_transform_and_lower(program, transform_passes, partitioners, compile_config=config)`` returns."""
     if len(partitioners) > 1 or _writes_in_place(program):
-        return to_edge_transform_and_lower(
-            program, transform_passes=transform_passes, partitioner=partitioners, compile_config=config
-        )
+        return executorchs_lowering(program, transform_passes, partitioners, config)
     table = _default_decomposition_table()
     kept: list = []  # the kept ops ExecuTorch's table would otherwise decompose
     ops: list = []
@@ -57,9 +64,7 @@ def lower_to_edge(
         prepared = partitioners[0].transform_for_pre_decomposition(program)
         ops = _kept_by_name(partitioners[0], prepared)
         if ops is None:
-            return to_edge_transform_and_lower(
-                program, transform_passes=transform_passes, partitioner=partitioners, compile_config=config
-            )
+            return executorchs_lowering(program, transform_passes, partitioners, config)
         kept = [op for op in ops if table.pop(op, None) is not None]
     else:
         prepared = program
@@ -69,9 +74,7 @@ def lower_to_edge(
     # ExecuTorch asks the partitioner on the functionalized program; every node of a kept op there
     # is also in ``decomposed`` (kept ops are not decomposed), so a check passing here passes there.
     if partitioners and _kept_by_name(partitioners[0], decomposed) is None:
-        return to_edge_transform_and_lower(
-            program, transform_passes=transform_passes, partitioner=partitioners, compile_config=config
-        )
+        return executorchs_lowering(program, transform_passes, partitioners, config)
 
     edge_program = _generate_edge_program(config, decomposed, preserve_ops=kept)
     config._core_aten_ops_exception_list = list(set(config._core_aten_ops_exception_list) | set(kept))

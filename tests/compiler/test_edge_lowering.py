@@ -4,16 +4,10 @@ partitioner keeps its ops by name, the same program in every case."""
 import pytest
 import torch
 from etarm import compiler
+from etarm.edge_lowering import executorchs_lowering
 from etarm.models import load_model
 from etarm.testing.cpu_fallback import Fn
-from executorch.exir import to_edge_transform_and_lower
 from torch.export import ExportedProgram
-
-
-def _executorchs_lowering(program, transform_passes, partitioners, config):
-    return to_edge_transform_and_lower(
-        program, transform_passes=transform_passes, partitioner=partitioners, compile_config=config
-    )
 
 
 def _compile(monkeypatch, module, inputs, target, *, quantize=False, delegate=True, additional_checks=None):
@@ -31,7 +25,7 @@ def _compile(monkeypatch, module, inputs, target, *, quantize=False, delegate=Tr
 def _both(monkeypatch, *args, **kwargs):
     ours = _compile(monkeypatch, *args, **kwargs)
     with monkeypatch.context() as patch:
-        patch.setattr(compiler, "lower_to_edge", _executorchs_lowering)
+        patch.setattr(compiler, "lower_to_edge", executorchs_lowering)
         theirs = _compile(monkeypatch, *args, **kwargs)
     return ours, theirs
 
