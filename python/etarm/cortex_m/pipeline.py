@@ -10,6 +10,7 @@ from __future__ import annotations
 from etarm.cortex_m.passes.cancel_layout_permutes import CancelLayoutPermutes
 from etarm.cortex_m.passes.quantize_before_fused_activations import QuantizeBeforeFusedActivations
 from etarm.cortex_m.passes.quantized_avg_pool2d_as_cmsis_nn import QuantizedAvgPool2dAsCmsisNn
+from etarm.cortex_m.passes.quantized_bmm_as_cortex_m import QuantizedBmmAsCortexM
 from etarm.cortex_m.passes.quantized_cats_and_views_on_integers import QuantizedCatsAndViewsOnIntegers
 from etarm.cortex_m.passes.quantized_clamp_as_cortex_m import QuantizedClampAsCortexM
 from etarm.cortex_m.passes.quantized_add_as_cmsis_nn import QuantizedAddAsCmsisNn
@@ -39,6 +40,8 @@ def cortex_m_passes(code_path: str = "MVE") -> list[Pass]:
         QuantizedMinimumMaximumAsCortexM(),
         QuantizedSoftmaxAsCmsisNn(),
         QuantizedLinearAsCmsisNn(),
+        # After the linear rewrite: the mms it leaves may be products of two activations.
+        QuantizedBmmAsCortexM(),
         QuantizedConv2dAsCmsisNn(),
         QuantizedDepthwiseConv2dAsCmsisNn(),
         QuantizedGroupedConv2dAsCmsisNn(),
