@@ -188,6 +188,21 @@ KernelCall& KernelCall::boolean(bool v) {
   return *this;
 }
 
+KernelCall& KernelCall::reals(std::initializer_list<double> list) {
+  if (num_real_lists_ == kMaxLists || list.size() > kMaxListItems - num_reals_) {
+    overflow_ = true;
+    return *this;
+  }
+  double* first = &reals_[num_reals_];
+  for (double v : list) {
+    reals_[num_reals_++] = v;
+  }
+  auto* boxed = &real_lists_[num_real_lists_++];
+  *boxed = executorch::aten::ArrayRef<double>(first, list.size());
+  add(EValue(boxed));
+  return *this;
+}
+
 KernelCall& KernelCall::none() {
   add(EValue());
   return *this;

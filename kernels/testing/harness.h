@@ -185,6 +185,7 @@ class KernelCall {
   KernelCall& ints(const std::vector<int64_t>& list) {
     return ints(list.data(), list.size());
   }
+  KernelCall& reals(std::initializer_list<double> list);  // a float[] argument
   KernelCall& none();
   KernelCall& dtype(ScalarType t) {
     return integer(static_cast<int64_t>(t));
@@ -196,7 +197,7 @@ class KernelCall {
   Error run();
 
  private:
-  static constexpr size_t kMaxArgs = 16;
+  static constexpr size_t kMaxArgs = 20;  // the _s4 depthwise convolution passes 15 arguments, out, and out again
   static constexpr size_t kTempBytes = 16 * 1024;  // the kernel's temporary memory per call
   static constexpr size_t kMaxListItems = 32;
   static constexpr size_t kMaxLists = 6;
@@ -216,6 +217,10 @@ class KernelCall {
   EValue* item_ptrs_[kMaxListItems] = {};
   size_t num_items_ = 0;
   int64_t unboxed_ints_[kMaxListItems] = {};
+  double reals_[kMaxListItems] = {};  // float[] arguments: an EValue points at an ArrayRef<double>
+  size_t num_reals_ = 0;
+  executorch::aten::ArrayRef<double> real_lists_[kMaxLists];
+  size_t num_real_lists_ = 0;
   alignas(Tensor) unsigned char unboxed_tensors_[kMaxListItems * sizeof(Tensor)];  // Tensor has no default
   executorch::runtime::BoxedEvalueList<int64_t> int_lists_[kMaxLists];
   executorch::runtime::BoxedEvalueList<Tensor> tensor_lists_[kMaxLists];

@@ -27,12 +27,15 @@ from etarm.cortex_m.passes.quantized_permutes_as_cortex_m import QuantizedPermut
 from etarm.cortex_m.passes.quantized_softmax_as_cmsis_nn import QuantizedSoftmaxAsCmsisNn
 from etarm.cortex_m.passes.record_cpu_variant import CODE_PATH, RecordCpuVariant
 from etarm.cortex_m.passes.record_scratch_sizes import RecordScratchSizes
+from etarm.cortex_m.passes.sequences_as_images import SequencesAsImages
 from etarm.passes.base import Pass, Pipeline
 
 
 def cortex_m_passes(code_path: str = "MVE") -> list[Pass]:
     """``code_path``: CMSIS-NN's path on the CPU that runs the program (MVE: the M55/M85 of an Ethos-U image)."""
     return [
+        # Before the image rewrites, which take the 2-D forms of 1-D convolutions, pools and means.
+        SequencesAsImages(),
         # Before the add and mul rewrites, which take results quantized directly.
         QuantizeBeforeFusedActivations(),
         QuantizedAddAsCmsisNn(),

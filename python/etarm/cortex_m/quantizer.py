@@ -25,5 +25,9 @@ class CortexMQuantizer(AnnotatingQuantizer):
         super().__init__(compile_spec.tosa_spec, compile_spec.pipeline())
         # CMSIS-NN's average pool does not rescale: its output keeps the input's parameters (an average stays within
         # its inputs' range), as for a max pool.
-        self.annotators = {**self.annotators, "aten.avg_pool2d.default": annotate_shared}
+        self.annotators = {
+            **self.annotators,
+            "aten.avg_pool1d.default": annotate_shared,
+            "aten.avg_pool2d.default": annotate_shared,
+        }
         self.set_global(get_symmetric_quantization_config())

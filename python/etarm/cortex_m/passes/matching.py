@@ -91,11 +91,16 @@ def lower_each_reading_constants(program: ExportedProgram | None, graph: torch.f
         except NotLowered as why:
             node.meta[REASON] = str(why)
     if changed:
-        graph.eliminate_dead_code()
-        names = constant_names(program)
-        for node in [n for n in graph.nodes if n.op == "placeholder" and not n.users and n.name in names]:
-            delete_constant_placeholder(program, node)
+        drop_unread_constants(program, graph)
     return changed
+
+
+def drop_unread_constants(program: ExportedProgram, graph: torch.fx.Graph) -> None:
+    """Removes dead nodes, then the constants no node reads any more."""
+    graph.eliminate_dead_code()
+    names = constant_names(program)
+    for node in [n for n in graph.nodes if n.op == "placeholder" and not n.users and n.name in names]:
+        delete_constant_placeholder(program, node)
 
 
 def replace_pattern(graph: torch.fx.Graph, node: torch.fx.Node, target, args) -> torch.fx.Node:

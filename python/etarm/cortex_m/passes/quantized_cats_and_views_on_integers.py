@@ -12,7 +12,8 @@ from etarm.cortex_m.passes.matching import REASON, lower_each, pattern_problem, 
 from etarm.passes.base import ProgramPass
 from etarm.tosa_ir.quant_params import qparams_of
 
-_OPS = ("aten.cat.default", "aten.view_copy.default")
+# A nearest-neighbour upsample copies input values too.
+_OPS = ("aten.cat.default", "aten.view_copy.default", "aten.upsample_nearest2d.vec")
 _ON_INTEGERS = "moves the quantized values unchanged on the integer tensors (no float)"
 
 
