@@ -2,6 +2,8 @@
 // tests/cortex_m/test_scratch_sizes.py to compare with python/etarm/cortex_m/scratch_sizes.py. Each stdin line:
 //   conv|depthwise|avgpool s16(0|1) N H W C_in C_out KH KW stride_h stride_w pad_h pad_w dil_h dil_w
 // (an average pool reads W as its output width and C_in as its channels)
+// (kind transpose_conv: int8 only, dil_h dil_w read as its output_padding; it answers the column buffer plus the
+// int32 output image, the size arm_nnfunctions.h gives for arm_transpose_conv_s8's output_ctx)
 // gives one line "MVE DSP SCALAR": the _mve and _dsp functions, and the plain function of this (plain C) build.
 #include <cstdio>
 #include <cstring>
@@ -44,6 +46,15 @@ int main() {
             arm_depthwise_conv_wrapper_s8_get_buffer_size_dsp(&params, &input, &filter, &output),
             arm_depthwise_conv_wrapper_s8_get_buffer_size(&params, &input, &filter, &output));
       }
+    } else if (std::strcmp(kind, "transpose_conv") == 0) {
+      const int out_h = (h - 1) * sh - 2 * ph + kh + dh, out_w = (w - 1) * sw - 2 * pw + kw + dw;
+      const cmsis_nn_dims filter = {c_out, kh, kw, c_in};
+      const cmsis_nn_dims transposed_output = {n, out_h, out_w, c_out};
+      const int image = 4 * out_h * out_w * c_out;
+      std::printf(
+          "%d %d %d\n", arm_transpose_conv_s8_get_buffer_size_mve(&input, &filter, &transposed_output) + image,
+          arm_transpose_conv_s8_get_buffer_size_dsp(&input, &filter, &transposed_output) + image,
+          arm_transpose_conv_s8_get_buffer_size(&input, &filter, &transposed_output) + image);
     } else if (std::strcmp(kind, "avgpool") == 0) {
       if (s16) {
         std::printf(

@@ -64,3 +64,28 @@ def test_formulas_equal_the_host_built_size_functions():
     # The grid reaches every branch: non-zero sizes on each path, and paths that disagree.
     assert all(any(sizes[i] for sizes in host) for i in range(3))
     assert any(len(set(sizes)) == 3 for sizes in host)
+
+
+# Transposed convolutions (N, H, W, C_in, C_out, KH, KW; int8: the int16 kernel is the project's and needs none) under
+# each window, its dilation read as output_padding.
+TRANSPOSE_SHAPES = [(1, 4, 4, 3, 5, 3, 3), (2, 3, 5, 8, 2, 4, 4), (1, 3, 6, 4, 3, 3, 5)]
+
+
+def test_transposed_convolution_sizes_equal_the_host_built_size_functions():
+    cases = list(itertools.product(TRANSPOSE_SHAPES, WINDOWS))
+    lines = [
+        " ".join(map(str, ["transpose_conv", 0, *shape, *stride, *padding, *extra]))
+        for shape, (stride, padding, extra) in cases
+    ]
+    tool = os.environ["CMSIS_NN_SCRATCH_SIZES"]
+    answer = subprocess.run([tool], input="\n".join(lines) + "\n", capture_output=True, text=True, check=True).stdout
+    host = [list(map(int, line.split())) for line in answer.splitlines()]
+    assert len(host) == len(cases)
+    for ((n, h, w, c_in, c_out, kh, kw), (stride, padding, extra)), want in zip(cases, host):
+        size = [(e - 1) * s - 2 * p + k + x for e, s, p, k, x in zip((h, w), stride, padding, (kh, kw), extra)]
+        got = [
+            scratch_sizes.transpose_conv(path, False, (n, h, w, c_in), (kh, kw), (n, *size, c_out))
+            for path in scratch_sizes.CODE_PATHS
+        ]
+        assert got == want, (n, h, w, c_in, c_out, kh, kw, stride, padding, extra)
+        assert scratch_sizes.transpose_conv("MVE", True, (n, h, w, c_in), (kh, kw), (n, *size, c_out)) == 0

@@ -25,6 +25,7 @@ from etarm.cortex_m.passes.quantized_mul_as_cmsis_nn import QuantizedMulAsCmsisN
 from etarm.cortex_m.passes.quantized_pad_as_cortex_m import QuantizedPadAsCortexM
 from etarm.cortex_m.passes.quantized_permutes_as_cortex_m import QuantizedPermutesAsCortexM
 from etarm.cortex_m.passes.quantized_softmax_as_cmsis_nn import QuantizedSoftmaxAsCmsisNn
+from etarm.cortex_m.passes.quantized_transpose_conv2d_as_cmsis_nn import QuantizedTransposeConv2dAsCmsisNn
 from etarm.cortex_m.passes.record_cpu_variant import CODE_PATH, RecordCpuVariant
 from etarm.cortex_m.passes.record_scratch_sizes import RecordScratchSizes
 from etarm.cortex_m.passes.sequences_as_images import SequencesAsImages
@@ -48,6 +49,8 @@ def cortex_m_passes(code_path: str = "MVE") -> list[Pass]:
         QuantizedConv2dAsCmsisNn(),
         QuantizedDepthwiseConv2dAsCmsisNn(),
         QuantizedGroupedConv2dAsCmsisNn(),
+        # After the other convolution rewrites, which leave transposed ones to it (its reasons are the report's).
+        QuantizedTransposeConv2dAsCmsisNn(),
         QuantizedMaxPool2dAsCmsisNn(),
         QuantizedAvgPool2dAsCmsisNn(),
         QuantizedMeanHwAsCortexM(),

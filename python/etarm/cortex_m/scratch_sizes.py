@@ -1,4 +1,4 @@
-"""The scratch bytes CMSIS-NN's convolution wrappers and average pools ask for, per code path (MVE, DSP, SCALAR), ahead of time.
+"""The scratch bytes CMSIS-NN's convolution wrappers, transposed convolution and average pools ask for, per code path (MVE, DSP, SCALAR), ahead of time.
 
 CMSIS-NN's ``*_get_buffer_size`` functions answer for the path their build selects; these are their documented
 formulas for each path, so the compiler can record in the program what the image for its CPU will need.
@@ -80,3 +80,22 @@ def depthwise_conv_wrapper(
 def avgpool(path: str, channels: int) -> int:
     """arm_avgpool_s8/_s16_get_buffer_size for ``path``: the DSP path sums each window's channels in int32s."""
     return 4 * channels if path == "DSP" else 0
+
+
+def transpose_conv(
+    path: str,
+    s16: bool,
+    input_nhwc: tuple[int, int, int, int],
+    kernel_hw: tuple[int, int],
+    output_nhwc: tuple[int, int, int, int],
+) -> int:
+    """What cortex_m::quantized_transpose_conv2d takes for ``path``: arm_transpose_conv_s8's two buffers, the same on
+    every path in this snapshot, one after the other: its column buffer (arm_transpose_conv_s8_get_buffer_size: one
+    int32 per input pixel, kernel tap and output channel) and its int32 output image (the header's output_ctx size:
+    output width * height * channels * 4). int16 (the project's kernel) needs none."""
+    if s16:
+        return 0
+    _, in_h, in_w, _ = input_nhwc
+    _, out_h, out_w, out_c = output_nhwc
+    kernel_h, kernel_w = kernel_hw
+    return 4 * kernel_h * kernel_w * in_h * in_w * out_c + 4 * out_h * out_w * out_c

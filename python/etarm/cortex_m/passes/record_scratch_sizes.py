@@ -1,4 +1,4 @@
-"""RecordScratchSizes: gives each cortex_m convolution and average pool the scratch bytes CMSIS-NN asks for on the program's code path.
+"""RecordScratchSizes: gives each cortex_m convolution (transposed too) and average pool the scratch bytes CMSIS-NN asks for on the program's code path.
 
 CMSIS-NN's buffer sizes differ between its MVE, DSP and plain C builds (scratch_sizes.py); the compiler knows the
 CPU, so the program carries the size its image will need and the kernel checks its own call against it (an Error
@@ -18,8 +18,9 @@ CONV2D = exir_ops.edge.cortex_m.quantized_conv2d.default
 DEPTHWISE_CONV2D = exir_ops.edge.cortex_m.quantized_depthwise_conv2d.default
 GROUPED_CONV2D = exir_ops.edge.cortex_m.quantized_grouped_conv2d.default
 AVG_POOL2D = exir_ops.edge.cortex_m.quantized_avg_pool2d.default
+TRANSPOSE_CONV2D = exir_ops.edge.cortex_m.quantized_transpose_conv2d.default
 # Each op's arguments before scratch_bytes.
-ARGUMENT_COUNT = {CONV2D: 12, DEPTHWISE_CONV2D: 13, GROUPED_CONV2D: 13, AVG_POOL2D: 6}
+ARGUMENT_COUNT = {CONV2D: 12, DEPTHWISE_CONV2D: 13, GROUPED_CONV2D: 13, AVG_POOL2D: 6, TRANSPOSE_CONV2D: 12}
 
 
 def _shape(node: torch.fx.Node) -> tuple[int, ...]:
@@ -30,6 +31,10 @@ def scratch_bytes(node: torch.fx.Node, code_path: str) -> int:
     """What CMSIS-NN asks for on ``code_path`` for the convolution (a grouped one: per group) or pool ``node``."""
     if node.target == AVG_POOL2D:
         return scratch_sizes.avgpool(code_path, _shape(node.args[0])[3])
+    if node.target == TRANSPOSE_CONV2D:
+        s16 = node.args[0].meta["val"].dtype == torch.int16
+        kernel_hw = _shape(node.args[2])[1:3]
+        return scratch_sizes.transpose_conv(code_path, s16, _shape(node.args[0]), kernel_hw, _shape(node))
     x, _, weight, _, _, _, stride, padding, dilation = node.args[:9]
     n, h, w, c_in = _shape(x)
     s16 = x.meta["val"].dtype == torch.int16
