@@ -13,6 +13,12 @@
 // int16 input and output (a16w8): zero points 0, an int64 bias, arm_convolve_wrapper_s16, whose rq uses the
 // multiplier's top 15 bits (python/etarm/cortex_m/ops/library.py rescale_s16).
 // python/etarm/cortex_m/passes/quantized_conv2d_as_cmsis_nn.py.
+//
+// cortex_m::quantized_conv2d_s4.out(<the same up to activation_max>, int[] weight_shape, int scratch_bytes, *,
+//     Tensor(a!) out) -> Tensor(a!)
+// int4 weights (a8w4): `weight` is int8 [ceil(C_out * KH * KW * C_in / 2)], the OHWI values of weight_shape packed two
+// per byte, low nibble first (python/etarm/cortex_m/int4.py); int8 activations; arm_convolve_wrapper_s4 (1x1 fast,
+// 1x1 strided or the general kernel with its im2col scratch), the same arithmetic.
 #include "arm_nnfunctions.h"
 #include "kernels/cortex_m/window_args.h"
 
@@ -23,14 +29,16 @@ namespace {
 using cortex_m::Conv2dArgs;
 
 constexpr const char* kName = "cortex_m::quantized_conv2d.out";
+constexpr const char* kNameS4 = "cortex_m::quantized_conv2d_s4.out";
 
-void quantized_conv2d_out(KernelRuntimeContext& ctx, Span<EValue*> stack) {
+void convolve(KernelRuntimeContext& ctx, Span<EValue*> stack, bool packed_int4) {
+  const char* name = packed_int4 ? kNameS4 : kName;
   Conv2dArgs a;
-  const char* wrong = cortex_m::conv2d_args(stack, 9, cortex_m::OutChannelsAt::kFirst, &a, true);
-  ETARM_KERNEL_CHECK(ctx, wrong == nullptr, "%s: %s", kName, wrong);
+  const char* wrong = cortex_m::conv2d_args(stack, 9, cortex_m::OutChannelsAt::kFirst, &a, true, packed_int4);
+  ETARM_KERNEL_CHECK(ctx, wrong == nullptr, "%s: %s", name, wrong);
   ETARM_KERNEL_CHECK(
-      ctx, a.weight->size(3) == a.in_c, "%s: weight [C_out, KH, KW, %d] for an input of %d channels", kName,
-      static_cast<int>(a.weight->size(3)), static_cast<int>(a.in_c));
+      ctx, a.weight_d3 == a.in_c, "%s: weight [C_out, KH, KW, %d] for an input of %d channels", name,
+      static_cast<int>(a.weight_d3), static_cast<int>(a.in_c));
 
   // CMSIS-NN takes offsets added to the values: the negated input zero point.
   const cmsis_nn_conv_params params = {
@@ -43,25 +51,42 @@ void quantized_conv2d_out(KernelRuntimeContext& ctx, Span<EValue*> stack) {
   const cmsis_nn_dims filter_dims = {a.out_c, a.kernel_h, a.kernel_w, a.in_c};
   const cmsis_nn_dims bias_dims = {1, 1, 1, a.out_c};
   const cmsis_nn_dims output_dims = {a.n, a.out_h, a.out_w, a.out_c};
-  const int32_t bytes = a.s16
-      ? arm_convolve_wrapper_s16_get_buffer_size(&params, &input_dims, &filter_dims, &output_dims)
-      : arm_convolve_wrapper_s8_get_buffer_size(&params, &input_dims, &filter_dims, &output_dims);
+  const int32_t bytes = a.s4
+      ? arm_convolve_wrapper_s4_get_buffer_size(&params, &input_dims, &filter_dims, &output_dims)
+      : a.s16 ? arm_convolve_wrapper_s16_get_buffer_size(&params, &input_dims, &filter_dims, &output_dims)
+              : arm_convolve_wrapper_s8_get_buffer_size(&params, &input_dims, &filter_dims, &output_dims);
   cmsis_nn_context context = {nullptr, 0};
-  if (!cortex_m::recorded_scratch(ctx, kName, a.scratch_bytes, bytes, &context.buf, &context.size)) {
+  if (!cortex_m::recorded_scratch(ctx, name, a.scratch_bytes, bytes, &context.buf, &context.size)) {
     return;
   }
   const int8_t* weight = a.weight->const_data_ptr<int8_t>();
-  const arm_cmsis_nn_status status = a.s16
-      ? arm_convolve_wrapper_s16(
-            &context, &params, &quant, &input_dims, a.input->const_data_ptr<int16_t>(), &filter_dims, weight,
-            &bias_dims, a.bias->const_data_ptr<int64_t>(), &output_dims, a.out->mutable_data_ptr<int16_t>())
-      : arm_convolve_wrapper_s8(
-            &context, &params, &quant, &input_dims, a.input->const_data_ptr<int8_t>(), &filter_dims, weight,
-            &bias_dims, a.bias->const_data_ptr<int32_t>(), &output_dims, a.out->mutable_data_ptr<int8_t>());
-  ETARM_KERNEL_CHECK(ctx, status == ARM_CMSIS_NN_SUCCESS, "%s: CMSIS-NN failed (%d)", kName, status);
+  arm_cmsis_nn_status status;
+  if (a.s4) {
+    status = arm_convolve_wrapper_s4(
+        &context, &params, &quant, &input_dims, a.input->const_data_ptr<int8_t>(), &filter_dims, weight, &bias_dims,
+        a.bias->const_data_ptr<int32_t>(), &output_dims, a.out->mutable_data_ptr<int8_t>());
+  } else if (a.s16) {
+    status = arm_convolve_wrapper_s16(
+        &context, &params, &quant, &input_dims, a.input->const_data_ptr<int16_t>(), &filter_dims, weight, &bias_dims,
+        a.bias->const_data_ptr<int64_t>(), &output_dims, a.out->mutable_data_ptr<int16_t>());
+  } else {
+    status = arm_convolve_wrapper_s8(
+        &context, &params, &quant, &input_dims, a.input->const_data_ptr<int8_t>(), &filter_dims, weight, &bias_dims,
+        a.bias->const_data_ptr<int32_t>(), &output_dims, a.out->mutable_data_ptr<int8_t>());
+  }
+  ETARM_KERNEL_CHECK(ctx, status == ARM_CMSIS_NN_SUCCESS, "%s: CMSIS-NN failed (%d)", name, status);
+}
+
+void quantized_conv2d_out(KernelRuntimeContext& ctx, Span<EValue*> stack) {
+  convolve(ctx, stack, false);
+}
+
+void quantized_conv2d_s4_out(KernelRuntimeContext& ctx, Span<EValue*> stack) {
+  convolve(ctx, stack, true);
 }
 
 } // namespace
 ETARM_REGISTER_KERNEL("cortex_m::quantized_conv2d.out", quantized_conv2d_out)
+ETARM_REGISTER_KERNEL("cortex_m::quantized_conv2d_s4.out", quantized_conv2d_s4_out)
 } // namespace kernels
 } // namespace etarm

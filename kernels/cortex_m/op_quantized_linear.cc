@@ -15,6 +15,13 @@
 // int16 input and output (a16w8): zero points 0, an int64 bias, an empty kernel_sum, arm_fully_connected_s16 (per
 // channel: once per batch row and output channel); its rq uses the multiplier's top 15 bits
 // (python/etarm/cortex_m/ops/library.py rescale_s16).
+//
+// cortex_m::quantized_linear_s4.out(Tensor input, int input_zero_point, Tensor weight, Tensor? bias,
+//     Tensor multipliers, Tensor shifts, int output_zero_point, int activation_min, int activation_max,
+//     int[] weight_shape, *, Tensor(a!) out) -> Tensor(a!)
+// int4 weights (a8w4): `weight` is int8 [ceil(N * K / 2)], the [N, K] values of weight_shape packed two per byte, low
+// nibble first (python/etarm/cortex_m/int4.py); int8 input and output, the same arithmetic, no kernel sums (the s4
+// kernels sum the weights themselves): arm_fully_connected_s4 per tensor, arm_convolve_1x1_s4_fast per channel.
 #include "arm_nnfunctions.h"
 #include "kernels/cortex_m/cortex_m_util.h"
 
@@ -223,7 +230,113 @@ void quantized_linear_out(KernelRuntimeContext& ctx, Span<EValue*> stack) {
   ETARM_KERNEL_CHECK(ctx, status == ARM_CMSIS_NN_SUCCESS, "%s: CMSIS-NN failed (%d)", kName, status);
 }
 
+constexpr const char* kNameS4 = "cortex_m::quantized_linear_s4.out";
+
+arm_cmsis_nn_status linear_s4(const Linear& l) {
+  const int8_t* input_data = l.input->const_data_ptr<int8_t>();
+  const int8_t* weight_data = l.weight->const_data_ptr<int8_t>();
+  const int32_t* bias_data = l.bias != nullptr ? l.bias->const_data_ptr<int32_t>() : nullptr;
+  int8_t* output_data = l.out->mutable_data_ptr<int8_t>();
+  const cmsis_nn_dims input_dims = {l.n, 1, 1, l.k};
+  const cmsis_nn_dims bias_dims = {1, 1, 1, l.c};
+  const cmsis_nn_dims output_dims = {l.n, 1, 1, l.c};
+  cmsis_nn_context context = {nullptr, 0};  // neither s4 kernel takes a buffer in this snapshot
+  if (l.channels == 1) {
+    const cmsis_nn_dims filter_dims = {l.k, 1, 1, l.c};
+    cmsis_nn_fc_params params = {-l.input_zp, 0, l.output_zp, l.activation};
+    cmsis_nn_per_tensor_quant_params quant = {l.multipliers[0], l.shifts[0]};
+    return arm_fully_connected_s4(
+        &context, &params, &quant, &input_dims, input_data, &filter_dims, weight_data, &bias_dims, bias_data,
+        &output_dims, output_data);
+  }
+  if (arm_convolve_1x1_s4_fast_get_buffer_size(&input_dims) != 0) {
+    ET_LOG(Error, "%s: CMSIS-NN's 1x1 s4 convolution wants a buffer", kNameS4);
+    return ARM_CMSIS_NN_ARG_ERROR;
+  }
+  cmsis_nn_conv_params params = {-l.input_zp, l.output_zp, {1, 1}, {0, 0}, {1, 1}, l.activation};
+  cmsis_nn_per_channel_quant_params quant = {const_cast<int32_t*>(l.multipliers), const_cast<int32_t*>(l.shifts)};
+  const cmsis_nn_dims filter_dims = {l.c, 1, 1, l.k};
+  return arm_convolve_1x1_s4_fast(
+      &context, &params, &quant, &input_dims, input_data, &filter_dims, weight_data, &bias_dims, bias_data,
+      &output_dims, output_data);
+}
+
+void quantized_linear_s4_out(KernelRuntimeContext& ctx, Span<EValue*> stack) {
+  ETARM_KERNEL_CHECK(
+      ctx, stack.size() == 12, "%s: expected 12 arguments, got %d", kNameS4, static_cast<int>(stack.size()));
+  const Tensor* input = tensor_arg(stack, 0);
+  const Tensor* weight = tensor_arg(stack, 2);
+  const bool has_bias = !is_none_arg(stack, 3);
+  const Tensor* bias = has_bias ? tensor_arg(stack, 3) : nullptr;
+  const Tensor* multipliers = tensor_arg(stack, 4);
+  const Tensor* shifts = tensor_arg(stack, 5);
+  const Tensor* out = tensor_arg(stack, 10);
+  int32_t input_zp, output_zp, act_min, act_max;
+  ArrayRef<int64_t> shape;
+  ETARM_KERNEL_CHECK(
+      ctx,
+      input && weight && (!has_bias || bias) && multipliers && shifts && out && int32_scalar(stack, 1, &input_zp) &&
+          int32_scalar(stack, 6, &output_zp) && int32_scalar(stack, 7, &act_min) && int32_scalar(stack, 8, &act_max) &&
+          int_list_arg(stack, 9, &shape),
+      "%s: bad arguments", kNameS4);
+  ETARM_KERNEL_CHECK(
+      ctx,
+      input->scalar_type() == ScalarType::Char && out->scalar_type() == ScalarType::Char &&
+          weight->scalar_type() == ScalarType::Char,
+      "%s: int8 input, packed weight and output only", kNameS4);
+  ETARM_KERNEL_CHECK(
+      ctx,
+      input_zp >= INT8_MIN && input_zp <= INT8_MAX && output_zp >= INT8_MIN && output_zp <= INT8_MAX &&
+          act_min >= INT8_MIN && act_max <= INT8_MAX && act_min <= act_max,
+      "%s: zero point or activation range beyond int8", kNameS4);
+  ETARM_KERNEL_CHECK(
+      ctx, shape.size() == 2 && shape[0] > 0 && shape[1] > 0 && shape[0] <= INT32_MAX && shape[1] <= INT32_MAX,
+      "%s: weight_shape is not [N, K] of positive sizes", kNameS4);
+  const ssize_t out_features = static_cast<ssize_t>(shape[0]);
+  const ssize_t in_features = static_cast<ssize_t>(shape[1]);
+  ETARM_KERNEL_CHECK(
+      ctx, weight->dim() == 1 && contiguous(*weight) && weight->size(0) == (shape[0] * shape[1] + 1) / 2,
+      "%s: the packed int4 weight's bytes do not match weight_shape [%d, %d] (two values per byte)", kNameS4,
+      static_cast<int>(shape[0]), static_cast<int>(shape[1]));
+  ETARM_KERNEL_CHECK(
+      ctx, input->dim() >= 1 && input->size(input->dim() - 1) == in_features,
+      "%s: input [..., K] and weight_shape [N, K] do not match", kNameS4);
+  const ssize_t channels = multipliers->numel();
+  ETARM_KERNEL_CHECK(
+      ctx,
+      (channels == 1 || channels == out_features) && vector_of(multipliers, ScalarType::Int, channels) &&
+          vector_of(shifts, ScalarType::Int, channels) &&
+          (!has_bias || vector_of(bias, ScalarType::Int, out_features)),
+      "%s: bias, multipliers or shifts (int32): vectors of the output's features (1 or N for the scales)", kNameS4);
+  ETARM_KERNEL_CHECK(
+      ctx, valid_requantize(multipliers->const_data_ptr<int32_t>(), shifts->const_data_ptr<int32_t>(), channels),
+      "%s: multiplier or shift out of range", kNameS4);
+  ETARM_KERNEL_CHECK(ctx, contiguous(*input) && contiguous(*out), "%s: contiguous tensors only", kNameS4);
+  int32_t sizes[kMaxDim];
+  const size_t dim = static_cast<size_t>(input->dim());
+  for (size_t d = 0; d + 1 < dim; ++d) {
+    sizes[d] = static_cast<int32_t>(input->size(d));
+  }
+  sizes[dim - 1] = static_cast<int32_t>(out_features);
+  ETARM_KERNEL_CHECK(
+      ctx, static_cast<size_t>(out->dim()) == dim && resize_out(*out, sizes, dim), "%s: bad output shape", kNameS4);
+  ETARM_KERNEL_CHECK(ctx, has_data(*weight), "%s: tensor without data", kNameS4);
+  const ssize_t batches = input->numel() / in_features;
+  if (batches == 0) {
+    return;
+  }
+  ETARM_KERNEL_CHECK(ctx, has_data(*input) && has_data(*out), "%s: tensor without data", kNameS4);
+  ETARM_KERNEL_CHECK(ctx, batches <= INT32_MAX, "%s: too large", kNameS4);
+  const Linear l = {
+      input, weight, bias, nullptr, multipliers->const_data_ptr<int32_t>(), shifts->const_data_ptr<int32_t>(),
+      input_zp, output_zp, {act_min, act_max}, static_cast<int32_t>(batches), static_cast<int32_t>(in_features),
+      static_cast<int32_t>(out_features), static_cast<int32_t>(channels), out};
+  const arm_cmsis_nn_status status = linear_s4(l);
+  ETARM_KERNEL_CHECK(ctx, status == ARM_CMSIS_NN_SUCCESS, "%s: CMSIS-NN failed (%d)", kNameS4, status);
+}
+
 } // namespace
 ETARM_REGISTER_KERNEL("cortex_m::quantized_linear.out", quantized_linear_out)
+ETARM_REGISTER_KERNEL("cortex_m::quantized_linear_s4.out", quantized_linear_s4_out)
 } // namespace kernels
 } // namespace etarm

@@ -46,30 +46,41 @@ int32_t output_extent(int32_t in, int32_t kernel, int32_t stride, int32_t paddin
 } // namespace
 
 const char* conv2d_args(
-    Span<EValue*> stack, size_t output_at, OutChannelsAt layout, Conv2dArgs* a, bool int16_allowed) {
-  if (stack.size() != output_at + 6) {
+    Span<EValue*> stack, size_t output_at, OutChannelsAt layout, Conv2dArgs* a, bool int16_allowed,
+    bool packed_int4) {
+  const size_t scratch_at = output_at + (packed_int4 ? 4 : 3);  // after the packed weight's shape
+  if (stack.size() != scratch_at + 3) {  // scratch_bytes, out, and out again as the returned value
     return "wrong number of arguments";
   }
+  a->s4 = packed_int4;
   a->input = tensor_arg(stack, 0);
   a->weight = tensor_arg(stack, 2);
   a->bias = tensor_arg(stack, 3);
   a->multipliers = tensor_arg(stack, 4);
   a->shifts = tensor_arg(stack, 5);
-  a->out = tensor_arg(stack, output_at + 4);
+  a->out = tensor_arg(stack, scratch_at + 1);
+  // The weight's [d0, KH, KW, d3]: its tensor's sizes, or for packed int4 the shape argument.
+  int64_t weight_dims[4] = {0, 0, 0, 0};
+  ArrayRef<int64_t> shape;
+  if (packed_int4) {
+    if (!int_list_arg(stack, output_at + 3, &shape) || shape.size() != 4) {
+      return "bad weight_shape (the packed int4 weight's 4 dims)";
+    }
+  }
   if (!a->input || !a->weight || !a->bias || !a->multipliers || !a->shifts || !a->out ||
       !int32_value(stack, 1, &a->input_zero_point) || !int32_value(stack, output_at, &a->output_zero_point) ||
       !int32_value(stack, output_at + 1, &a->activation_min) || !int32_value(stack, output_at + 2, &a->activation_max) ||
-      !int32_value(stack, output_at + 3, &a->scratch_bytes) ||
+      !int32_value(stack, scratch_at, &a->scratch_bytes) ||
       !pair(stack, 6, 1, &a->stride_h, &a->stride_w) || !pair(stack, 7, 0, &a->padding_h, &a->padding_w) ||
       !pair(stack, 8, 1, &a->dilation_h, &a->dilation_w)) {
     return "bad arguments (stride and dilation >= 1, padding >= 0, each at most 65535)";
   }
-  a->s16 = int16_allowed && a->input->scalar_type() == ScalarType::Short;
+  a->s16 = int16_allowed && !packed_int4 && a->input->scalar_type() == ScalarType::Short;
   const ScalarType activations = a->s16 ? ScalarType::Short : ScalarType::Char;
   if (a->input->scalar_type() != activations || a->weight->scalar_type() != ScalarType::Char ||
       a->out->scalar_type() != activations) {
-    return int16_allowed ? "int8 or int16 input, the same output type, int8 weight only"
-                         : "int8 input, weight and output only";
+    return int16_allowed && !packed_int4 ? "int8 or int16 input, the same output type, int8 weight only"
+                                         : "int8 input, weight and output only";
   }
   if (a->s16 ? a->input_zero_point != 0 || a->output_zero_point != 0
              : a->input_zero_point < INT8_MIN || a->input_zero_point > INT8_MAX ||
@@ -81,12 +92,21 @@ const char* conv2d_args(
   if (a->activation_min < lowest || a->activation_max > highest || a->activation_min > a->activation_max) {
     return "bad activation range";
   }
-  if (a->input->dim() != 4 || a->weight->dim() != 4 || a->out->dim() != 4) {
-    return "4-D NHWC input, weight and output only";
+  if (a->input->dim() != 4 || a->weight->dim() != (packed_int4 ? 1 : 4) || a->out->dim() != 4) {
+    return packed_int4 ? "4-D NHWC input and output, a 1-D packed int4 weight only"
+                       : "4-D NHWC input, weight and output only";
   }
-  for (ssize_t d = 0; d < 4; ++d) {
-    if (a->input->size(d) > UINT16_MAX || a->weight->size(d) > UINT16_MAX) {
-      return "a dimension beyond 65535";
+  for (size_t d = 0; d < 4; ++d) {
+    weight_dims[d] = packed_int4 ? shape[d] : a->weight->size(static_cast<ssize_t>(d));
+    if (a->input->size(static_cast<ssize_t>(d)) > UINT16_MAX || weight_dims[d] < 0 || weight_dims[d] > UINT16_MAX) {
+      return "a dimension beyond 65535 (or a negative weight_shape)";
+    }
+  }
+  if (packed_int4) {
+    // At most 65535^4 values: int64 holds the count.
+    const int64_t count = weight_dims[0] * weight_dims[1] * weight_dims[2] * weight_dims[3];
+    if (a->weight->size(0) != (count + 1) / 2) {
+      return "the packed int4 weight's bytes do not match weight_shape (two values per byte)";
     }
   }
   if (!contiguous(*a->input) || !contiguous(*a->weight) || !contiguous(*a->out)) {
@@ -96,9 +116,11 @@ const char* conv2d_args(
   a->in_h = static_cast<int32_t>(a->input->size(1));
   a->in_w = static_cast<int32_t>(a->input->size(2));
   a->in_c = static_cast<int32_t>(a->input->size(3));
-  a->kernel_h = static_cast<int32_t>(a->weight->size(1));
-  a->kernel_w = static_cast<int32_t>(a->weight->size(2));
-  a->out_c = static_cast<int32_t>(a->weight->size(layout == OutChannelsAt::kFirst ? 0 : 3));
+  a->kernel_h = static_cast<int32_t>(weight_dims[1]);
+  a->kernel_w = static_cast<int32_t>(weight_dims[2]);
+  a->out_c = static_cast<int32_t>(weight_dims[layout == OutChannelsAt::kFirst ? 0 : 3]);
+  a->weight_d0 = static_cast<int32_t>(weight_dims[0]);
+  a->weight_d3 = static_cast<int32_t>(weight_dims[3]);
   if (a->n == 0 || a->in_h == 0 || a->in_w == 0 || a->in_c == 0 || a->kernel_h == 0 || a->kernel_w == 0 ||
       a->out_c == 0) {
     return "empty input or weight";

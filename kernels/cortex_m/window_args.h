@@ -27,7 +27,9 @@ struct Conv2dArgs {
   int32_t stride_h, stride_w, padding_h, padding_w, dilation_h, dilation_w;
   // Input [n, in_h, in_w, in_c], kernel [kernel_h, kernel_w], output [n, out_h, out_w, out_c].
   int32_t n, in_h, in_w, in_c, kernel_h, kernel_w, out_h, out_w, out_c;
+  int32_t weight_d0, weight_d3;  // the weight's first and last dims (of its shape argument when packed)
   bool s16;  // int16 activations and an int64 bias (a16w8)
+  bool s4;  // int4 weights packed two per byte (a8w4): `weight` is int8 [ceil(count / 2)] of the shape argument
   // The scratch bytes the compiler recorded for CMSIS-NN on the program's code path (the op's last argument).
   int32_t scratch_bytes;
 };
@@ -36,9 +38,12 @@ struct Conv2dArgs {
 enum class OutChannelsAt { kFirst, kLast };
 
 // Reads the arguments from the stack (the output zero point at `output_at`, the clamp range and out after it),
-// checks them and resizes out; int16 activations only when `int16_allowed`. Returns nullptr, or what is wrong.
+// checks them and resizes out; int16 activations only when `int16_allowed`. With `packed_int4` (the _s4 ops) the
+// weight is CMSIS-NN's packed int4 (python/etarm/cortex_m/int4.py): int8 [ceil(count / 2)], its 4-D shape the int
+// list after the clamp range (before the scratch bytes); int8 activations only. Returns nullptr, or what is wrong.
 const char* conv2d_args(
-    Span<EValue*> stack, size_t output_at, OutChannelsAt layout, Conv2dArgs* a, bool int16_allowed = false);
+    Span<EValue*> stack, size_t output_at, OutChannelsAt layout, Conv2dArgs* a, bool int16_allowed = false,
+    bool packed_int4 = false);
 
 // cortex_m::quantized_max_pool2d and cortex_m::quantized_avg_pool2d: an int8 NHWC input, kernel_size, stride and
 // padding as [h, w] (padding at most half the kernel, so every window holds a tap), the clamp range and the NHWC int8

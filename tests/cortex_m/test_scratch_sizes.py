@@ -1,6 +1,6 @@
 """python/etarm/cortex_m/scratch_sizes.py against CMSIS-NN's own size functions built on the host: the _mve and _dsp
-functions and the plain build's (SCALAR), for every convolution wrapper branch and the average pools over a grid of
-shapes."""
+functions and the plain build's (SCALAR), for every convolution wrapper branch (s8, s16 and s4) and the average
+pools over a grid of shapes."""
 
 import itertools
 import os
@@ -32,10 +32,18 @@ WINDOWS = [((1, 1), (0, 0), (1, 1)), ((2, 1), (1, 1), (1, 1)), ((1, 2), (2, 0), 
 def cases():
     for shape, (stride, padding, dilation), s16 in itertools.product(SHAPES, WINDOWS, (False, True)):
         yield shape, stride, padding, dilation, s16
+    # int4 weights (a8w4): the s4 wrappers over the same convolutions (one size on every path).
+    for shape, (stride, padding, dilation) in itertools.product(SHAPES, WINDOWS):
+        if shape[0] != "avgpool":
+            yield (f"{shape[0]}_s4", *shape[1:]), stride, padding, dilation, False
 
 
 def python_sizes(shape, stride, padding, dilation, s16):
     kind, n, h, w, c_in, c_out, kh, kw = shape
+    if kind == "conv_s4":
+        return [scratch_sizes.convolve_wrapper_s4((n, h, w, c_in), (kh, kw), padding, dilation)] * 3
+    if kind == "depthwise_s4":
+        return [scratch_sizes.depthwise_conv_wrapper_s4((n, h, w, c_in), (kh, kw), c_out, dilation)] * 3
     if kind == "conv":
         return [
             scratch_sizes.convolve_wrapper(path, s16, (n, h, w, c_in), (kh, kw), stride, padding, dilation)
@@ -64,6 +72,8 @@ def test_formulas_equal_the_host_built_size_functions():
     # The grid reaches every branch: non-zero sizes on each path, and paths that disagree.
     assert all(any(sizes[i] for sizes in host) for i in range(3))
     assert any(len(set(sizes)) == 3 for sizes in host)
+    s4 = [sizes for case, sizes in zip(all_cases, host) if case[0][0].endswith("_s4")]
+    assert len(s4) == 48 and any(sizes[0] for sizes in s4) and any(not sizes[0] for sizes in s4)
 
 
 # Transposed convolutions (N, H, W, C_in, C_out, KH, KW; int8: the int16 kernel is the project's and needs none) under

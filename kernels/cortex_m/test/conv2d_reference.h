@@ -2,12 +2,14 @@
 // per-channel RESCALE with single rounding, the output zero point and a CLAMP), and the test tensors of one case:
 // random int8 NHWC input, int8 weights in the op's layout, int32 bias, per-channel multipliers and shifts. With
 // `s16` (a16w8): int16 input and output, an int64 bias, zero points 0, CMSIS-NN's s16 RESCALE (15-bit multiplier).
+// With `s4` (a8w4): weights within [-8, 7], also packed two per byte (`packed`) for the _s4 ops.
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
 #include "arm_nnfunctions.h"
+#include "kernels/cortex_m/test/int4_reference.h"
 #include "kernels/cortex_m/test/requantize_reference.h"
 #include "kernels/testing/harness.h"
 
@@ -24,6 +26,13 @@ struct Conv2dCase {
   int32_t groups = 1;
   int32_t input_zp = 0, output_zp = 0, act_min = -128, act_max = 127;
   bool s16 = false;  // set with int16_activations()
+  bool s4 = false;  // set with int4_weights()
+
+  // a8w4: int4 weights (int8 activations), the _s4 ops with CMSIS-NN's s4 kernels.
+  Conv2dCase& int4_weights() {
+    s4 = true;
+    return *this;
+  }
 
   // a16w8: int16 activations over [-32767, 32767], zero points 0.
   Conv2dCase& int16_activations() {
@@ -52,13 +61,15 @@ struct Conv2dCase {
       const cmsis_nn_dw_conv_params params = {
           0, 0, out_c / in_c, {stride_w, stride_h}, {pad_w, pad_h}, {dil_w, dil_h}, {act_min, act_max}};
       const cmsis_nn_dims filter = {1, kernel_h, kernel_w, out_c};
-      return s16 ? arm_depthwise_conv_wrapper_s16_get_buffer_size(&params, &input, &filter, &output)
-                 : arm_depthwise_conv_wrapper_s8_get_buffer_size(&params, &input, &filter, &output);
+      return s4  ? arm_depthwise_conv_wrapper_s4_get_buffer_size(&params, &input, &filter, &output)
+             : s16 ? arm_depthwise_conv_wrapper_s16_get_buffer_size(&params, &input, &filter, &output)
+                   : arm_depthwise_conv_wrapper_s8_get_buffer_size(&params, &input, &filter, &output);
     }
     const cmsis_nn_conv_params params = {0, 0, {stride_w, stride_h}, {pad_w, pad_h}, {dil_w, dil_h}, {act_min, act_max}};
     const cmsis_nn_dims filter = {out_c / groups, kernel_h, kernel_w, in_c / groups};
-    return s16 ? arm_convolve_wrapper_s16_get_buffer_size(&params, &input, &filter, &output)
-               : arm_convolve_wrapper_s8_get_buffer_size(&params, &input, &filter, &output);
+    return s4  ? arm_convolve_wrapper_s4_get_buffer_size(&params, &input, &filter, &output)
+           : s16 ? arm_convolve_wrapper_s16_get_buffer_size(&params, &input, &filter, &output)
+                 : arm_convolve_wrapper_s8_get_buffer_size(&params, &input, &filter, &output);
   }
   std::vector<int32_t> weight_sizes() const {
     return depthwise ? std::vector<int32_t>{1, kernel_h, kernel_w, out_c}
@@ -69,15 +80,20 @@ struct Conv2dCase {
 struct Conv2dData {
   Conv2dCase c;
   TestTensor input, weight, bias, multipliers, shifts;
+  TestTensor packed;  // s4: the weight packed two per byte (empty otherwise)
 
   // Per-channel scales between `scale` and 4 * `scale`.
   Conv2dData(const Conv2dCase& shape, uint32_t seed, double scale)
       : c(shape), input(shape.activations(), {shape.n, shape.h, shape.w, shape.in_c}),
         weight(ScalarType::Char, shape.weight_sizes()),
         bias(shape.s16 ? ScalarType::Long : ScalarType::Int, {shape.out_c}),
-        multipliers(ScalarType::Int, {shape.out_c}), shifts(ScalarType::Int, {shape.out_c}) {
+        multipliers(ScalarType::Int, {shape.out_c}), shifts(ScalarType::Int, {shape.out_c}),
+        packed(ScalarType::Char, {shape.s4 ? packed_int4_bytes(weight) : 0}) {
     fill_uniform(input, seed, shape.s16 ? -32767 : -128, shape.s16 ? 32767 : 127);
-    fill_uniform(weight, seed + 1, -127, 127);
+    fill_uniform(weight, seed + 1, shape.s4 ? -8 : -127, shape.s4 ? 7 : 127);
+    if (shape.s4) {
+      pack_int4(weight, packed);
+    }
     fill_uniform(bias, seed + 2, shape.s16 ? -1000000 : -5000, shape.s16 ? 1000000 : 5000);
     for (int32_t o = 0; o < c.out_c; ++o) {
       const double s = scale * (1.0 + 3.0 * ((o * 5) % c.out_c) / c.out_c);

@@ -5,11 +5,13 @@
 // M55 without MVE, M4, M33: DSP), for per-tensor weights (arm_fully_connected_s8) and per-channel ones
 // (arm_convolve_1x1_s8_fast). With int16 activations (a16w8: arm_fully_connected_s16, int64 bias, zero points 0)
 // against the definition of CMSIS-NN's s16 requantization: the multiplier's top 15 bits, one rounding half up.
+// With int4 weights (a8w4: quantized_linear_s4, packed two per byte) against the same reference.
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <vector>
 
+#include "kernels/cortex_m/test/int4_reference.h"
 #include "kernels/cortex_m/test/requantize_reference.h"
 #include "kernels/testing/harness.h"
 #include "third_party/cmsis_nn/code_path.h"
@@ -324,3 +326,111 @@ TEST(QuantizedLinearS16, RejectsMixedTypesAndOffsets) {
   TestTensor x8(ScalarType::Char, {2, 6}), out8(ScalarType::Char, {2, 4});
   EXPECT_EQ(call(x8, wide_clamp, out8), Error::InvalidArgument);
 }
+
+// int4 weights (a8w4, cortex_m::quantized_linear_s4): the weight's values within [-8, 7], packed two per byte;
+// arm_fully_connected_s4 per tensor, arm_convolve_1x1_s4_fast per channel, against the same reference with the
+// unpacked weights. Odd K puts rows across byte boundaries.
+namespace {
+
+constexpr const char* kOpS4 = "cortex_m::quantized_linear_s4.out";
+
+// `l`'s weights redrawn within int4's range, and their packed form.
+void int4_weights(Linear& l, TestTensor& packed, uint32_t seed) {
+  fill_uniform(l.weight, seed, -8, 7);
+  pack_int4(l.weight, packed);
+}
+
+Error call_s4(TestTensor& input, Linear& l, TestTensor& packed, const std::vector<int64_t>& shape, TestTensor& out) {
+  KernelCall c(kOpS4);
+  c.tensor(input).integer(l.input_zp).tensor(packed);
+  if (l.bias_given) {
+    c.tensor(l.bias);
+  } else {
+    c.none();
+  }
+  return c.tensor(l.multipliers).tensor(l.shifts).integer(l.output_zp).integer(l.act_min).integer(l.act_max)
+      .ints(shape).out(out).run();
+}
+
+void check_s4(TestTensor& input, Linear& l, uint32_t seed) {
+  TestTensor packed(ScalarType::Char, {(l.n * l.k + 1) / 2});
+  int4_weights(l, packed, seed);
+  std::vector<int32_t> sizes = input.sizes();
+  sizes.back() = l.n;
+  TestTensor out(ScalarType::Char, sizes), want(ScalarType::Char, sizes);
+  ASSERT_EQ(call_s4(input, l, packed, {l.n, l.k}, out), Error::Ok);
+  const int8_t* in = input.data<int8_t>();
+  const size_t rows = input.numel() / l.k;
+  for (size_t r = 0; r < rows; ++r) {
+    for (int32_t c = 0; c < l.n; ++c) {
+      want.data<int8_t>()[r * l.n + c] = static_cast<int8_t>(l.reference(in + r * l.k, c));
+    }
+  }
+  EXPECT_TENSOR_EQ(out, want);
+}
+
+// int4 products are a 16th of int8 ones: scales 16 times larger spread the outputs over int8.
+std::vector<double> s4_scales(int32_t n) {
+  std::vector<double> s = channel_scales(n);
+  for (double& v : s) {
+    v *= 16;
+  }
+  return s;
+}
+
+TEST(QuantizedLinearS4, PerTensorOddAndEven) {
+  TestTensor input(ScalarType::Char, {3, 37});  // K = 37, N = 13: every row starts at the other nibble
+  fill_uniform(input, 40, -128, 127);
+  Linear odd(13, 37, {0.02}, true, 41, -5, 3);
+  check_s4(input, odd, 42);
+  TestTensor x32(ScalarType::Char, {2, 32});
+  fill_uniform(x32, 43, -128, 127);
+  Linear even(10, 32, {0.03}, true, 44, 25, -128);
+  check_s4(x32, even, 45);
+  Linear no_bias(5, 37, {0.02}, false, 46, 0, 0);
+  check_s4(input, no_bias, 47);
+}
+
+TEST(QuantizedLinearS4, PerChannelRank3AndClamps) {
+  TestTensor input(ScalarType::Char, {2, 3, 21});
+  fill_uniform(input, 48, -128, 127);
+  Linear l(7, 21, s4_scales(7), true, 49, 17, -9);
+  check_s4(input, l, 50);
+  Linear no_bias(9, 21, s4_scales(9), false, 51, -3, 4);
+  check_s4(input, no_bias, 52);
+  Linear relu(11, 21, s4_scales(11), true, 53, 2, -20);
+  relu.act_min = -20;
+  relu.act_max = 60;
+  check_s4(input, relu, 54);
+}
+
+TEST(QuantizedLinearS4, RejectsBadArguments) {
+  Linear l(5, 7, {0.02}, true, 55, 0, 0);  // 35 weights: 18 bytes
+  TestTensor packed(ScalarType::Char, {18});
+  int4_weights(l, packed, 56);
+  TestTensor x(ScalarType::Char, {2, 7}), out(ScalarType::Char, {2, 5});
+  ASSERT_EQ(call_s4(x, l, packed, {5, 7}, out), Error::Ok);
+  TestTensor short_packed(ScalarType::Char, {17}), long_packed(ScalarType::Char, {19});
+  EXPECT_EQ(call_s4(x, l, short_packed, {5, 7}, out), Error::InvalidArgument);
+  EXPECT_EQ(call_s4(x, l, long_packed, {5, 7}, out), Error::InvalidArgument);
+  EXPECT_EQ(call_s4(x, l, l.weight, {5, 7}, out), Error::InvalidArgument);  // the unpacked [N, K] weight
+  EXPECT_EQ(call_s4(x, l, packed, {7, 5}, out), Error::InvalidArgument);  // K differs from the input's
+  EXPECT_EQ(call_s4(x, l, packed, {35}, out), Error::InvalidArgument);
+  EXPECT_EQ(call_s4(x, l, packed, {-5, -7}, out), Error::InvalidArgument);
+  TestTensor x16(ScalarType::Short, {2, 7}), out16(ScalarType::Short, {2, 5});
+  EXPECT_EQ(call_s4(x16, l, packed, {5, 7}, out16), Error::InvalidArgument);  // no s16 x s4 kernel
+  Linear three_scales(5, 7, {0.01, 0.02, 0.03}, true, 57, 0, 0);
+  EXPECT_EQ(call_s4(x, three_scales, packed, {5, 7}, out), Error::InvalidArgument);
+  l.input_zp = 128;
+  EXPECT_EQ(call_s4(x, l, packed, {5, 7}, out), Error::InvalidArgument);
+  l.input_zp = 0;
+  l.shifts.data<int32_t>()[0] = 1;
+  EXPECT_EQ(call_s4(x, l, packed, {5, 7}, out), Error::InvalidArgument);
+  // The s8 op refuses the packed weight.
+  l.shifts.data<int32_t>()[0] = -5;
+  EXPECT_EQ(KernelCall(kOp).tensor(x).integer(0).tensor(packed).tensor(l.bias).tensor(l.kernel_sum)
+                .tensor(l.multipliers).tensor(l.shifts).integer(0).integer(-128).integer(127).out(out).run(),
+            Error::InvalidArgument);
+}
+
+}  // namespace

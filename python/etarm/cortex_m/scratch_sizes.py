@@ -1,4 +1,5 @@
-"""The scratch bytes CMSIS-NN's convolution wrappers, transposed convolution and average pools ask for, per code path (MVE, DSP, SCALAR), ahead of time.
+"""The scratch bytes CMSIS-NN's convolution wrappers, transposed convolution and average pools ask for, per code path (MVE, DSP, SCALAR), ahead of time
+(the s4 wrappers, int4 weights, ask the same on every path).
 
 CMSIS-NN's ``*_get_buffer_size`` functions answer for the path their build selects; these are their documented
 formulas for each path, so the compiler can record in the program what the image for its CPU will need.
@@ -80,6 +81,30 @@ def depthwise_conv_wrapper(
 def avgpool(path: str, channels: int) -> int:
     """arm_avgpool_s8/_s16_get_buffer_size for ``path``: the DSP path sums each window's channels in int32s."""
     return 4 * channels if path == "DSP" else 0
+
+
+def convolve_wrapper_s4(
+    input_nhwc: tuple[int, int, int, int],
+    kernel_hw: tuple[int, int],
+    padding: tuple[int, int],
+    dilation: tuple[int, int],
+) -> int:
+    """arm_convolve_wrapper_s4_get_buffer_size, the same on every path (int4 weights, int8 activations): the general
+    kernel's two int16 im2col columns; none for the 1x1 kernels (no padding, no dilation)."""
+    if tuple(padding) == (0, 0) and tuple(kernel_hw) == (1, 1) and tuple(dilation) == (1, 1):
+        return 0
+    return 2 * kernel_hw[0] * kernel_hw[1] * input_nhwc[3] * 2
+
+
+def depthwise_conv_wrapper_s4(
+    input_nhwc: tuple[int, int, int, int], kernel_hw: tuple[int, int], out_channels: int, dilation: tuple[int, int]
+) -> int:
+    """arm_depthwise_conv_wrapper_s4_get_buffer_size, the same on every path: the optimized kernel (multiplier 1, one
+    image, no dilation) keeps one int16 im2col window of every channel, also in plain C; the general one none."""
+    batches, _, _, in_c = input_nhwc
+    if out_channels != in_c or batches != 1 or tuple(dilation) != (1, 1):
+        return 0
+    return in_c * kernel_hw[0] * kernel_hw[1] * 2
 
 
 def transpose_conv(

@@ -196,3 +196,12 @@ def get_symmetric_a16w8_quantization_config(
     activation = _spec(torch.int16, -32767, 32767, torch.per_tensor_symmetric, observer, is_qat=is_qat)
     weight = _weight_spec(is_per_channel, is_qat, weight_qmin, weight_qmax)
     return QuantizationConfig(activation, activation, weight, _bias_type(), is_qat)
+
+
+def get_symmetric_a8w4_quantization_config(is_per_channel: bool = True, is_qat: bool = False) -> QuantizationConfig:
+    """int8 activations as the int8 default, weights symmetric int4 ([-7, 7], stored in int8 by PT2E), int32 biases.
+
+    Which ops keep int4 weights is the target's choice: CortexMQuantizer widens the weights of ops without a CMSIS-NN
+    s4 kernel back to int8.
+    """
+    return get_symmetric_quantization_config(is_per_channel, is_qat, weight_qmin=-7, weight_qmax=7)

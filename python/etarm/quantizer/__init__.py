@@ -15,6 +15,7 @@ etarm/quantization.
 from etarm.ethosu.quantizer import EthosUQuantizer
 from etarm.quantization.quantization_config import (
     QuantizationConfig,
+    get_symmetric_a8w4_quantization_config,
     get_symmetric_a16w8_quantization_config,
     get_symmetric_quantization_config,
 )
@@ -27,6 +28,7 @@ __all__ = [
     "TOSAQuantizer",
     "VGFQuantizer",
     "VgfQuantizer",
+    "get_symmetric_a8w4_quantization_config",
     "get_symmetric_a16w8_quantization_config",
     "get_symmetric_quantization_config",
 ]

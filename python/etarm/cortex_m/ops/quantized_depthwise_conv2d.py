@@ -4,10 +4,15 @@ channel o reading input channel o // depth_multiplier (torch's groups == C_in) -
 (arm_depthwise_conv_wrapper_s8).
 
 The other arguments are quantized_conv2d's (per-output-channel requantization, [h, w] windows, output clamp).
+
+cortex_m::quantized_depthwise_conv2d_s4 (4w8a, arm_depthwise_conv_wrapper_s4): the same with int4 weights packed two
+per byte (int4.py), an int8 [ceil(KH * KW * C_out / 2)] constant, and their [1, KH, KW, C_out] shape as
+``weight_shape``; int8 activations only.
 """
 
 from __future__ import annotations
 
+from etarm.cortex_m import int4
 from etarm.cortex_m.ops.convolution import SCRATCH_ARGUMENT, WINDOW_ARGUMENTS, convolve_nhwc, output_nhwc
 from etarm.cortex_m.ops.library import define
 
@@ -31,3 +36,23 @@ def _fake(x, x_zp, weight, bias, multipliers, shifts, stride, padding, dilation,
 
 
 define("quantized_depthwise_conv2d", ARGUMENTS, quantized_depthwise_conv2d, _fake)
+
+ARGUMENTS_S4 = ARGUMENTS.replace(f", {SCRATCH_ARGUMENT}", f", int[] weight_shape, {SCRATCH_ARGUMENT}")
+
+
+def quantized_depthwise_conv2d_s4(
+    x, x_zp, packed, bias, multipliers, shifts, stride, padding, dilation, mult, zp, lo, hi, shape, scratch_bytes=-1
+):
+    weight = int4.unpack(packed, shape)
+    return quantized_depthwise_conv2d(
+        x, x_zp, weight, bias, multipliers, shifts, stride, padding, dilation, mult, zp, lo, hi
+    )
+
+
+def _fake_s4(
+    x, x_zp, packed, bias, multipliers, shifts, stride, padding, dilation, mult, zp, lo, hi, shape, scratch=-1
+):
+    return output_nhwc(x, shape[1:3], shape[3], stride, padding, dilation)
+
+
+define("quantized_depthwise_conv2d_s4", ARGUMENTS_S4, quantized_depthwise_conv2d_s4, _fake_s4)

@@ -15,6 +15,7 @@ class QuantizedConv2dAsCmsisNn(QuantizedConvolutionAsCmsisNn):
     permute -> cortex_m.quantized_conv2d (arm_convolve_wrapper_s8) -> permute."""
 
     target = exir_ops.edge.cortex_m.quantized_conv2d.default
+    target_s4 = exir_ops.edge.cortex_m.quantized_conv2d_s4.default  # int4 weights: the _wrapper_s4
     activation_types = (torch.int8, torch.int16)  # arm_convolve_wrapper_s8 / _s16
 
     def handles(self, groups: int, in_channels: int) -> bool:

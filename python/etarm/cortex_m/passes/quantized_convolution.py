@@ -5,7 +5,9 @@ constants dequantized per tensor or per output channel. When its result is quant
 symmetric int16: a16w8) directly, or through relu / relu6 / hardtanh / clamp with no quantize between, the whole
 becomes one NHWC cortex_m op between two permute_copy nodes (nhwc.py): the weights permuted into CMSIS-NN's layout
 once, here, a zero bias when there is none (int64 for int16 inputs, as the s16 kernels read it), one multiplier and
-shift per output channel, the activation as the output clamp.
+shift per output channel, the activation as the output clamp. Weights quantized to int4's range (a8w4: the
+dequantize's quant_min/quant_max within [-8, 7]) on an int8 input become the kind's s4 op where CMSIS-NN has one:
+the permuted weights packed two per byte (int4.py), their shape an argument.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from executorch.backends.transforms.utils import create_constant_placeholder
 from torch.export import ExportedProgram
 from torch.export.graph_signature import InputKind
 
+from etarm.cortex_m import int4
 from etarm.cortex_m.passes.matching import (
     NotLowered,
     activation_dtype,
@@ -45,6 +48,7 @@ class QuantizedConvolutionAsCmsisNn(ProgramPass):
     """The rewrite of one kind of quantized 2-D convolution into an NHWC cortex_m op (a subclass per kind)."""
 
     target = None  # the exir op the subclass emits
+    target_s4 = None  # the one it emits for int4-range weights on int8 activations (None: none, target takes them)
     # The activation types its kernel takes: int8, and int16 (a16w8) where CMSIS-NN has the s16 kernel.
     activation_types: tuple[torch.dtype, ...] = (torch.int8,)
 
@@ -55,6 +59,10 @@ class QuantizedConvolutionAsCmsisNn(ProgramPass):
     def cmsis_nn_weight(self, weight: torch.Tensor) -> torch.Tensor:
         """torch's OIHW int8 weights in the layout the kernel takes."""
         raise NotImplementedError
+
+    def takes_int4(self, batches: int, in_channels: int, out_channels: int, dilation) -> bool:
+        """Whether target_s4's kernel computes this convolution exactly (else int4-range weights take target's)."""
+        return True
 
     def extra_arguments(self, groups: int, in_channels: int, out_channels: int) -> tuple:
         """The arguments after dilation and before the output zero point."""
@@ -108,12 +116,23 @@ class QuantizedConvolutionAsCmsisNn(ProgramPass):
             raise NotLowered(str(error)) from error
 
         in_channels = int(convolution.args[0].meta["val"].shape[1])
+        layout = self.cmsis_nn_weight(weight).contiguous()
+        target, packed_shape = self.target, ()
+        batches = int(convolution.args[0].meta["val"].shape[0])
+        if (
+            self.target_s4 is not None
+            and dtype == torch.int8
+            and int4.holds_int4(weight, w.qmin, w.qmax)
+            and self.takes_int4(batches, in_channels, out_channels, dilation)
+        ):
+            target, packed_shape = self.target_s4, ([int(d) for d in layout.shape],)
+            layout = int4.pack(layout)
         first_input = next(n for n in graph.nodes if n.op == "placeholder")
         with graph.inserting_before(first_input):
             weight_node, bias_node, multipliers, shifts = (
                 create_constant_placeholder(program, graph, f"{convolution.name}_{what}", InputKind.PARAMETER, value)
                 for what, value in (
-                    ("weight", self.cmsis_nn_weight(weight).contiguous()),
+                    ("weight", layout),
                     ("bias", bias),
                     ("multipliers", torch.tensor([m for m, _ in params], dtype=torch.int32)),
                     ("shifts", torch.tensor([s for _, s in params], dtype=torch.int32)),
@@ -123,9 +142,9 @@ class QuantizedConvolutionAsCmsisNn(ProgramPass):
             int(x.zero_point), weight_node, bias_node, multipliers, shifts,
             [int(v) for v in stride], [int(v) for v in padding], [int(v) for v in dilation],
             *self.extra_arguments(int(groups), in_channels, out_channels),
-            int(out.zero_point), act_min, act_max,
+            int(out.zero_point), act_min, act_max, *packed_shape,
         )  # fmt: skip
-        replace_by_nhwc_op(graph, quantize, self.target, dq_x.args[0], args)
+        replace_by_nhwc_op(graph, quantize, target, dq_x.args[0], args)
         for done in (activation, convolution):
             if done is not None and not done.users:
                 graph.erase_node(done)

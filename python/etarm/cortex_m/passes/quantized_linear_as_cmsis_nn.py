@@ -7,7 +7,9 @@ result is quantized to its input's type (int8, or symmetric int16: a16w8) direct
 quantizer fuses them), the whole becomes one cortex_m.quantized_linear: the int8 weight and int32 bias constants
 as they are (an int16 input's bias widened to the int64 its kernel reads), the weights' row sums (CMSIS-NN's MVE
 s8 fully-connected wants them, without the bias; empty for int16), one multiplier and shift per tensor or per
-channel, and the activation as the output clamp. Everything is computed here, once.
+channel, and the activation as the output clamp. Everything is computed here, once. Weights quantized to int4's
+range (a8w4: the dequantize's quant_min/quant_max within [-8, 7]) on an int8 input give cortex_m.quantized_linear_s4
+instead: the weight packed two per byte (int4.py), its [N, K] shape an argument, no row sums.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from executorch.exir.dialects._ops import ops as exir_ops
 from torch.export import ExportedProgram
 from torch.export.graph_signature import InputKind
 
+from etarm.cortex_m import int4
 from etarm.cortex_m.passes.matching import (
     NotLowered,
     activation_dtype,
@@ -128,14 +131,18 @@ class QuantizedLinearAsCmsisNn(ProgramPass):
             raise NotLowered(str(error)) from error
 
         int16 = dtype == torch.int16
-        kernel_sum = (
-            torch.zeros(0, dtype=torch.int32) if int16 else weight.to(torch.int32).sum(dim=1, dtype=torch.int32)
-        )
+        s4 = not int16 and int4.holds_int4(weight, w.qmin, w.qmax)
         values = {
-            "kernel_sum": kernel_sum.contiguous(),
             "multipliers": torch.tensor([m for m, _ in params], dtype=torch.int32),
             "shifts": torch.tensor([s for _, s in params], dtype=torch.int32),
         }
+        if s4:
+            values["weight_s4"] = int4.pack(weight.contiguous())
+        else:
+            # The s8 MVE fully-connected's row sums (empty for int16, whose kernel reads none).
+            values["kernel_sum"] = (
+                torch.zeros(0, dtype=torch.int32) if int16 else weight.to(torch.int32).sum(dim=1, dtype=torch.int32)
+            ).contiguous()
         if bias is not None and int16:
             values["bias_int64"] = bias.to(torch.int64)  # arm_fully_connected_s16 reads an int64 bias
         first_input = next(n for n in graph.nodes if n.op == "placeholder")
@@ -145,13 +152,21 @@ class QuantizedLinearAsCmsisNn(ProgramPass):
                 for what, value in values.items()
             }
         bias_arg = None if bias is None else constants.get("bias_int64", dq_bias.args[0])
-        args = (
-            dq_x.args[0], int(x.zero_point), dq_weight.args[0], bias_arg,
-            constants["kernel_sum"], constants["multipliers"], constants["shifts"], int(out.zero_point), act_min,
-            act_max,
-        )  # fmt: skip
+        if s4:
+            target = exir_ops.edge.cortex_m.quantized_linear_s4.default
+            args = (
+                dq_x.args[0], int(x.zero_point), constants["weight_s4"], bias_arg, constants["multipliers"],
+                constants["shifts"], int(out.zero_point), act_min, act_max, [int(d) for d in weight.shape],
+            )  # fmt: skip
+        else:
+            target = exir_ops.edge.cortex_m.quantized_linear.default
+            args = (
+                dq_x.args[0], int(x.zero_point), dq_weight.args[0], bias_arg,
+                constants["kernel_sum"], constants["multipliers"], constants["shifts"], int(out.zero_point), act_min,
+                act_max,
+            )  # fmt: skip
         with graph.inserting_before(quantize):
-            node = graph.call_function(exir_ops.edge.cortex_m.quantized_linear.default, args)
+            node = graph.call_function(target, args)
         node.meta = dict(quantize.meta)  # its value: int8 / int16 at the linear's output shape
         quantize.replace_all_uses_with(node)
         graph.erase_node(quantize)

@@ -19,8 +19,13 @@ DEPTHWISE_CONV2D = exir_ops.edge.cortex_m.quantized_depthwise_conv2d.default
 GROUPED_CONV2D = exir_ops.edge.cortex_m.quantized_grouped_conv2d.default
 AVG_POOL2D = exir_ops.edge.cortex_m.quantized_avg_pool2d.default
 TRANSPOSE_CONV2D = exir_ops.edge.cortex_m.quantized_transpose_conv2d.default
-# Each op's arguments before scratch_bytes.
-ARGUMENT_COUNT = {CONV2D: 12, DEPTHWISE_CONV2D: 13, GROUPED_CONV2D: 13, AVG_POOL2D: 6, TRANSPOSE_CONV2D: 12}
+CONV2D_S4 = exir_ops.edge.cortex_m.quantized_conv2d_s4.default
+DEPTHWISE_CONV2D_S4 = exir_ops.edge.cortex_m.quantized_depthwise_conv2d_s4.default
+# Each op's arguments before scratch_bytes (the s4 ones end with their packed weight's shape).
+ARGUMENT_COUNT = {
+    CONV2D: 12, DEPTHWISE_CONV2D: 13, GROUPED_CONV2D: 13, AVG_POOL2D: 6, CONV2D_S4: 13, DEPTHWISE_CONV2D_S4: 14,
+    TRANSPOSE_CONV2D: 12,
+}  # fmt: skip
 
 
 def _shape(node: torch.fx.Node) -> tuple[int, ...]:
@@ -37,6 +42,11 @@ def scratch_bytes(node: torch.fx.Node, code_path: str) -> int:
         return scratch_sizes.transpose_conv(code_path, s16, _shape(node.args[0]), kernel_hw, _shape(node))
     x, _, weight, _, _, _, stride, padding, dilation = node.args[:9]
     n, h, w, c_in = _shape(x)
+    if node.target in (CONV2D_S4, DEPTHWISE_CONV2D_S4):
+        shape = [int(d) for d in node.args[ARGUMENT_COUNT[node.target] - 1]]  # the unpacked weight's
+        if node.target == DEPTHWISE_CONV2D_S4:
+            return scratch_sizes.depthwise_conv_wrapper_s4((n, h, w, c_in), shape[1:3], shape[3], dilation)
+        return scratch_sizes.convolve_wrapper_s4((n, h, w, c_in), shape[1:3], padding, dilation)
     s16 = x.meta["val"].dtype == torch.int16
     kernel_hw = _shape(weight)[1:3]
     if node.target == DEPTHWISE_CONV2D:
