@@ -23,11 +23,13 @@ from etarm.cortex_m.passes.quantized_mean_hw_as_cortex_m import QuantizedMeanHwA
 from etarm.cortex_m.passes.quantized_minimum_maximum_as_cortex_m import QuantizedMinimumMaximumAsCortexM
 from etarm.cortex_m.passes.quantized_mul_as_cmsis_nn import QuantizedMulAsCmsisNn
 from etarm.cortex_m.passes.quantized_pad_as_cortex_m import QuantizedPadAsCortexM
+from etarm.cortex_m.passes.quantized_scalings_as_cortex_m import QuantizedScalingsAsCortexM
 from etarm.cortex_m.passes.quantized_permutes_as_cortex_m import QuantizedPermutesAsCortexM
 from etarm.cortex_m.passes.quantized_softmax_as_cmsis_nn import QuantizedSoftmaxAsCmsisNn
 from etarm.cortex_m.passes.quantized_transpose_conv2d_as_cmsis_nn import QuantizedTransposeConv2dAsCmsisNn
 from etarm.cortex_m.passes.record_cpu_variant import CODE_PATH, RecordCpuVariant
 from etarm.cortex_m.passes.record_scratch_sizes import RecordScratchSizes
+from etarm.cortex_m.passes.split_attention import SplitAttention
 from etarm.cortex_m.passes.sequences_as_images import SequencesAsImages
 from etarm.passes.base import Pass, Pipeline
 
@@ -41,6 +43,8 @@ def cortex_m_passes(code_path: str = "MVE") -> list[Pass]:
         QuantizeBeforeFusedActivations(),
         QuantizedAddAsCmsisNn(),
         QuantizedMulAsCmsisNn(),
+        # After the mul rewrite, which takes the products of two quantized tensors.
+        QuantizedScalingsAsCortexM(),
         QuantizedMinimumMaximumAsCortexM(),
         QuantizedSoftmaxAsCmsisNn(),
         QuantizedLinearAsCmsisNn(),
@@ -71,4 +75,5 @@ def cortex_m_passes(code_path: str = "MVE") -> list[Pass]:
 def cortex_m_pipeline(target: str) -> Pipeline:
     # The CPU record is the Cortex-M target's own (an Ethos-U image's CPU is its board's).
     record = RecordCpuVariant(target)  # refuses a target it does not know
-    return Pipeline(target, cortex_m_passes(CODE_PATH[record.target]) + [record])
+    # SplitAttention is the Cortex-M target's own: an Ethos-U target keeps attention whole for its NPU.
+    return Pipeline(target, [SplitAttention(), *cortex_m_passes(CODE_PATH[record.target]), record])

@@ -106,3 +106,10 @@ def int8_activations(config) -> bool:
 def split_composites(model: torch.fx.GraphModule, wants: Callable[[torch.fx.Node], bool]) -> int:
     """Replaces each splittable node ``wants`` accepts by its arithmetic; returns how many."""
     return replace_float_nodes(model, _SPLITTERS, wants)
+
+
+def split_attention(model: torch.fx.GraphModule, wants: Callable[[torch.fx.Node], bool]) -> int:
+    """Replaces each unmasked scaled_dot_product_attention ``wants`` accepts by its matrix products and softmax (the
+    queries scaled first); returns how many."""
+    name = "aten.scaled_dot_product_attention.default"
+    return replace_float_nodes(model, {name: _SPLITTERS[name]}, wants)
