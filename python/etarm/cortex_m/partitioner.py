@@ -15,6 +15,7 @@ from etarm.cortex_m.compile_spec import CortexMCompileSpec
 from etarm.cortex_m.ops import NAMESPACE
 from etarm.cortex_m.ops.library import WITHOUT_CMSIS_NN
 from etarm.cortex_m.passes.matching import REASON
+from etarm.cortex_m.passes.quantized_activations_as_tables import lowering_problem, ops_to_keep_whole
 from etarm.op_names import op_name
 from etarm.tosa_ir.quant_params import is_qdq
 
@@ -37,6 +38,18 @@ class CortexMPartitioner(Partitioner):
         self.compile_spec = compile_spec
         self.rejections: dict[str, tuple[str, str]] = {}
         super().__init__(DelegationSpec("CortexM", []))
+
+    def ops_to_not_decompose(self, ep: ExportedProgram):
+        """The table activations edge lowering would decompose (hardswish, silu, ...), kept whole where
+        QuantizedActivationsAsTables takes them; by name when it takes every one (one decomposition pass)."""
+        ops = list(ops_to_keep_whole())
+
+        def keeps(node: torch.fx.Node) -> bool:
+            return lowering_problem(node) is None
+
+        if all(keeps(node) for node in ep.graph.nodes if node.op == "call_function" and node.target in ops):
+            return ops, None
+        return ops, keeps
 
     def partition(self, exported_program: ExportedProgram) -> PartitionResult:
         self.rejections = {

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from etarm.cortex_m.passes.cancel_layout_permutes import CancelLayoutPermutes
 from etarm.cortex_m.passes.quantize_before_fused_activations import QuantizeBeforeFusedActivations
+from etarm.cortex_m.passes.quantized_activations_as_tables import QuantizedActivationsAsTables
 from etarm.cortex_m.passes.quantized_avg_pool2d_as_cmsis_nn import QuantizedAvgPool2dAsCmsisNn
 from etarm.cortex_m.passes.quantized_bmm_as_cortex_m import QuantizedBmmAsCortexM
 from etarm.cortex_m.passes.quantized_cats_and_views_on_integers import QuantizedCatsAndViewsOnIntegers
@@ -59,6 +60,8 @@ def cortex_m_passes(code_path: str = "MVE") -> list[Pass]:
         QuantizedAvgPool2dAsCmsisNn(),
         QuantizedMeanHwAsCortexM(),
         QuantizedPadAsCortexM(),
+        # After every rewrite that wraps an NHWC op in permutes: a table reads an NHWC result in place.
+        QuantizedActivationsAsTables(),
         # After every rewrite that fuses an activation as its clamp: the activations left alone.
         QuantizedClampAsCortexM(),
         # After the rewrites of the ops around them, which read and give integer tensors.

@@ -49,6 +49,7 @@ PairFunction = Callable[[torch.Tensor, torch.Tensor], torch.Tensor]
 INT16_TABLE_MAX_LSB = 2
 # int16 TABLE: 513 entries, 128 inputs per segment, result with 7 fractional bits.
 _SEGMENT_BITS = 7
+INT16_TABLE_ENTRIES = (1 << (16 - _SEGMENT_BITS)) + 1
 _TOSA_INT = {torch.int8: ts.DType.INT8, torch.int16: ts.DType.INT16}
 
 
@@ -98,6 +99,21 @@ def int16_table_entries(fn: Function, source: QuantParams, target: QuantParams) 
     return entries
 
 
+def lookup_table_values(fn: Function, source: QuantParams, target: QuantParams) -> np.ndarray:
+    """The table ``function_lookup`` looks ``fn`` up in (shared with the Cortex-M table op):
+
+    - int8 -> int8: 256 entries, ``quantize(fn(dequantize(q)))`` for q = -128..127 (a TABLE, exact);
+    - int16 -> int16: the ``INT16_TABLE_ENTRIES`` entries of an interpolated TABLE where they stay within
+      ``INT16_TABLE_MAX_LSB`` of the exact results (``int16_table_entries``), else those 65536 results;
+    - other pairs of types: every input's exact result, lowest input first.
+    """
+    if source.dtype == torch.int16 and target.dtype == torch.int16:
+        entries = int16_table_entries(fn, source, target)
+        if entries is not None:
+            return entries
+    return exact_values(fn, source, target)
+
+
 # --- emitting ---------------------------------------------------------------------------
 def lookup_index(graph: TosaGraph, tensor: TosaTensor, scale: float = 1.0) -> TosaTensor:
     """int32 ``(q - lowest value of q's type) * scale``: q's row in a table of every value."""
@@ -123,28 +139,22 @@ def gather(graph: TosaGraph, index: TosaTensor, values: np.ndarray, dtype) -> To
     return graph.reshape(found, index.shape)
 
 
-def exact_lookup(graph: TosaGraph, tensor: TosaTensor, fn: Function, source: QuantParams, target: QuantParams) -> TosaTensor:
-    """``quantize(fn(dequantize(tensor)))`` by a GATHER from every value's result."""
-    return gather(graph, lookup_index(graph, tensor), exact_values(fn, source, target), _TOSA_INT[target.dtype])
-
-
 def function_lookup(graph: TosaGraph, node: torch.fx.Node, fn: Function, index: int = 0) -> TosaTensor:
     """``node``'s output = ``fn(argument index)``, both quantized: a TABLE where it is exact
     (int8) or close (int16, see ``int16_table_entries``), else an exact GATHER."""
     source, target = input_qparams(node, index), output_qparams(node)
     tensor = graph.value(node.args[index])
+    values = lookup_table_values(fn, source, target)
     if source.dtype == torch.int8 and target.dtype == torch.int8:
-        values = graph.const(exact_values(fn, source, target), ts.DType.INT8, stem="table")
+        table = graph.const(values, ts.DType.INT8, stem="table")
         out = graph.out(node)
-        graph.op(ts.Op.TABLE, [tensor, values], [out])
+        graph.op(ts.Op.TABLE, [tensor, table], [out])
         return out
-    if source.dtype == torch.int16 and target.dtype == torch.int16:
-        entries = int16_table_entries(fn, source, target)
-        if entries is not None:
-            values = graph.const(entries, ts.DType.INT16, stem="table")
-            interpolated = graph.emit(ts.Op.TABLE, [tensor, values], tensor.shape, ts.DType.INT32)
-            return rescale(graph, interpolated, 2.0**-_SEGMENT_BITS, ts.DType.INT16, out=graph.out(node))
-    result = exact_lookup(graph, tensor, fn, source, target)
+    if source.dtype == torch.int16 and len(values) == INT16_TABLE_ENTRIES:
+        table = graph.const(values, ts.DType.INT16, stem="table")
+        interpolated = graph.emit(ts.Op.TABLE, [tensor, table], tensor.shape, ts.DType.INT32)
+        return rescale(graph, interpolated, 2.0**-_SEGMENT_BITS, ts.DType.INT16, out=graph.out(node))
+    result = gather(graph, lookup_index(graph, tensor), values, _TOSA_INT[target.dtype])
     graph.bind(node, result)
     return result
 

@@ -7,6 +7,7 @@ from etarm.cortex_m.ops import quantized_conv2d, quantized_depthwise_conv2d, qua
 from etarm.cortex_m.ops import quantized_avg_pool2d, transpose  # noqa: F401
 from etarm.cortex_m.ops import quantized_clamp, quantized_grouped_conv2d, quantized_mean_hw  # noqa: F401
 from etarm.cortex_m.ops import pad, quantized_softmax_int16  # noqa: F401
+from etarm.cortex_m.ops import quantized_table  # noqa: F401
 from etarm.cortex_m.ops import cpu_variant  # noqa: F401
 from etarm.cortex_m.ops import quantized_transpose_conv2d  # noqa: F401
 from etarm.cortex_m.ops import quantized_bmm  # noqa: F401
