@@ -200,3 +200,10 @@ def test_decoder_eager_program_against_pt2e(a16w8):
     got, want = program.module()(*inputs), quantized(*inputs)
     steps = np.round((got - want).abs().numpy() / float(torch.diff(want.unique()).min()))
     assert steps.max() <= 1, steps.max()
+
+
+def test_the_report_names_the_projects_int16_kernel():
+    model, inputs = load_model(str(DECODER))
+    result = compile_model(model, inputs, "cortex-m55", quantize=True, target_options={"a16w8": True})
+    reasons = [e["reason"] for e in result.report["cpu_ops"] if e["op"] == _OP]
+    assert reasons == ["cortex_m kernel (the project's: CMSIS-NN has none)"] * 2

@@ -13,7 +13,7 @@ from torch.export import ExportedProgram
 
 from etarm.cortex_m.compile_spec import CortexMCompileSpec
 from etarm.cortex_m.ops import NAMESPACE
-from etarm.cortex_m.ops.library import WITHOUT_CMSIS_NN
+from etarm.cortex_m.ops.library import WITHOUT_CMSIS_NN, WITHOUT_CMSIS_NN_INT16
 from etarm.cortex_m.passes.matching import REASON
 from etarm.cortex_m.passes.quantized_activations_as_tables import lowering_problem, ops_to_keep_whole
 from etarm.op_names import op_name
@@ -23,7 +23,10 @@ from etarm.tosa_ir.quant_params import is_qdq
 def _reason(node: torch.fx.Node) -> str:
     name = op_name(node.target)
     if name.startswith(f"{NAMESPACE}."):
-        if name.split(".")[1] in WITHOUT_CMSIS_NN:
+        op = name.split(".")[1]
+        value = node.meta.get("val")
+        int16 = isinstance(value, torch.Tensor) and value.dtype == torch.int16
+        if op in WITHOUT_CMSIS_NN or (int16 and op in WITHOUT_CMSIS_NN_INT16):
             return "cortex_m kernel (the project's: CMSIS-NN has none)"
         return "cortex_m kernel (CMSIS-NN)"
     if REASON in node.meta:

@@ -22,14 +22,21 @@ NAMESPACE = "cortex_m"
 LIBRARY = Library(NAMESPACE, "DEF")
 # The ops whose kernels the project writes (CMSIS-NN has none): the report says so.
 WITHOUT_CMSIS_NN: set[str] = set()
+# The ops whose int16 (a16w8) kernel is the project's while CMSIS-NN runs their int8 one.
+WITHOUT_CMSIS_NN_INT16: set[str] = set()
 
 
-def define(name: str, arguments: str, compute: Callable, fake: Callable, cmsis_nn: bool = True) -> None:
+def define(
+    name: str, arguments: str, compute: Callable, fake: Callable, cmsis_nn: bool = True, cmsis_nn_int16: bool = True
+) -> None:
     """Defines ``cortex_m::name(arguments) -> Tensor`` and its ``.out`` variant: ``compute`` is the
     eager integer semantics, ``fake`` gives the result's shape and dtype without computing it;
-    ``cmsis_nn`` False for an op whose kernel is the project's own."""
+    ``cmsis_nn`` False for an op whose kernel is the project's own, ``cmsis_nn_int16`` False for one
+    whose int16 kernel is."""
     if not cmsis_nn:
         WITHOUT_CMSIS_NN.add(name)
+    if not cmsis_nn_int16:
+        WITHOUT_CMSIS_NN_INT16.add(name)
     LIBRARY.define(f"{name}({arguments}) -> Tensor")
     LIBRARY.define(f"{name}.out({arguments}, *, Tensor(a!) out) -> Tensor(a!)")
 

@@ -55,4 +55,5 @@ def _fake(
     return torch.empty((x.shape[0], *size, weight.shape[0]), dtype=x.dtype, device=x.device)
 
 
-define("quantized_transpose_conv2d", ARGUMENTS, quantized_transpose_conv2d, _fake)
+# int8: arm_transpose_conv_s8; int16: the project's kernel (the report says which).
+define("quantized_transpose_conv2d", ARGUMENTS, quantized_transpose_conv2d, _fake, cmsis_nn_int16=False)
