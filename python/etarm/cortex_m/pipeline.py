@@ -54,7 +54,6 @@ def cortex_m_passes(code_path: str = "MVE") -> list[Pass]:
         QuantizedConv2dAsCmsisNn(),
         QuantizedDepthwiseConv2dAsCmsisNn(),
         QuantizedGroupedConv2dAsCmsisNn(),
-        # After the other convolution rewrites, which leave transposed ones to it (its reasons are the report's).
         QuantizedTransposeConv2dAsCmsisNn(),
         QuantizedMaxPool2dAsCmsisNn(),
         QuantizedAvgPool2dAsCmsisNn(),

@@ -73,15 +73,16 @@ class QuantizedConvolutionAsCmsisNn(ProgramPass):
         convolutions = [
             n
             for n in graph.nodes
-            if n.op == "call_function" and op_name(n.target) == CONVOLUTION and self.handles(*groups_and_channels(n))
+            if n.op == "call_function"
+            and op_name(n.target) == CONVOLUTION
+            and not n.args[6]  # transposed ones are QuantizedTransposeConv2dAsCmsisNn's
+            and self.handles(*groups_and_channels(n))
         ]
         return lower_each_reading_constants(program, graph, convolutions, lambda n: self._replace(program, graph, n))
 
     def _replace(self, program: ExportedProgram, graph: torch.fx.Graph, convolution: torch.fx.Node) -> None:
         read = constant_reader(program)
-        dq_x, dq_weight, dq_bias, stride, padding, dilation, transposed, _, groups = convolution.args
-        if transposed:
-            raise NotLowered("a transposed convolution has no cortex_m kernel yet")
+        dq_x, dq_weight, dq_bias, stride, padding, dilation, _, _, groups = convolution.args
         if len(convolution.args[0].meta["val"].shape) != 4:
             raise NotLowered("only 2-D convolutions (4-D NCHW inputs) have a cortex_m kernel")
         dtype = activation_dtype(qparams_of(dq_x)) if is_dequantize(dq_x) else None

@@ -4,9 +4,8 @@ symmetric int16 ones: a16w8) as cortex_m.quantized_transpose_conv2d, NHWC betwee
 In the edge program it is ``convolution(dq(x), dq(weight), dq(bias), stride, padding, dilation, transposed=True,
 output_padding, groups)`` with torch's [C_in, C_out, KH, KW] weights, per tensor or per output channel (axis 1). The
 weights are stored permuted once into arm_transpose_conv_s8's [C_out, KH, KW, C_in]; bias, multipliers/shifts and
-the fused activation as in quantized_convolution.py, whose bias check this pass shares. It runs after the other
-convolution rewrites, which leave every transposed convolution alone, so the reason it writes on those it keeps is
-the one the report shows.
+the fused activation as in quantized_convolution.py, whose bias check this pass shares; the other convolution
+rewrites leave every transposed convolution to it.
 """
 
 from __future__ import annotations
