@@ -253,3 +253,36 @@ def test_a_negative_scaling_stays_portable_with_its_reason():
     _, _, program = _rewritten(_Scaled(-0.5), (torch.randn(2, 8),))
     (mul,) = calls(program, "aten.mul.Tensor")
     assert mul.meta["cortex_m_reason"] == "a product with -0.5: a rescale keeps the sign (only positive numbers)"
+
+
+class _ReluOfProduct(torch.nn.Module):
+    def forward(self, a, b):
+        return torch.relu(torch.bmm(a, b))
+
+
+@pytest.mark.parametrize("a16w8", [False, True], ids=["a8w8", "a16w8"])
+def test_a_fused_activation_is_a_clamp_of_the_products_integers(a16w8):
+    quantized_model, _, program = _rewritten(_ReluOfProduct(), _BMM_INPUTS, a16w8)
+    assert len(calls(program, _BMM)) == 1 and not calls(program, "aten.relu.default")
+    clamps = calls(program, "cortex_m.quantized_clamp.default")
+    if a16w8:  # symmetric int16: the relu's 0 is inside the output's range, a clamp at scale 1 from 0
+        (clamp,) = clamps
+        assert clamp.args[1:] == (0, 1 << 30, 1, 0, 0, 32767)
+    else:  # the relu's output starts at its zero point -128: the int8 range already holds it
+        assert not clamps
+    _within_steps(program, quantized_model, _BMM_INPUTS)
+
+
+class _BroadcastHeads(torch.nn.Module):
+    def forward(self, a, b):
+        return torch.matmul(a, b)  # [2, 1, 5, 8] @ [1, 3, 8, 4]: both operands expanded to [2, 3, ...]
+
+
+def test_rank_four_broadcasting_keeps_its_expands_on_the_integers():
+    inputs = (torch.randn(2, 1, 5, 8), torch.randn(1, 3, 8, 4))
+    quantized_model, _, program = _rewritten(_BroadcastHeads(), inputs)
+    assert len(calls(program, _BMM)) == 1
+    expands = calls(program, "aten.expand_copy.default")
+    assert len(expands) == 2 and all(e.meta["val"].dtype == torch.int8 for e in expands)
+    assert not calls(program, "dim_order_ops._clone_dim_order.default")
+    _within_steps(program, quantized_model, inputs)

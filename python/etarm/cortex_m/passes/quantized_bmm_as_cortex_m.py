@@ -14,18 +14,24 @@ import torch
 from executorch.exir.dialects._ops import ops as exir_ops
 from torch.export import ExportedProgram
 
-from etarm.cortex_m.passes.matching import REASON, NotLowered, activation_dtype
+from etarm.cortex_m.passes.matching import REASON, NotLowered, activation_dtype, activation_range
 from etarm.cortex_m.requantize import multiplier_and_shift
 from etarm.errors import EtarmError
 from etarm.lowering import quantized
 from etarm.op_names import op_name
 from etarm.passes.base import ProgramPass
-from etarm.tosa_ir.quant_params import is_dequantize, is_quantize, qparams_of
+from etarm.tosa_ir.quant_params import is_dequantize, is_fused_activation, is_quantize, qparams_of
 
 _BMM = exir_ops.edge.cortex_m.quantized_bmm.default
 _VIEW = exir_ops.edge.aten.view_copy.default
 _EXPAND = exir_ops.edge.aten.expand_copy.default
-_MOVES = {"aten.view_copy.default": _VIEW, "aten.expand_copy.default": _EXPAND}
+_CLONE = exir_ops.edge.dim_order_ops._clone_dim_order.default
+_MOVES = {
+    "aten.view_copy.default": _VIEW,
+    "aten.expand_copy.default": _EXPAND,
+    "dim_order_ops._clone_dim_order.default": _CLONE,
+}
+_CLAMP = exir_ops.edge.cortex_m.quantized_clamp.default
 _PRODUCTS = ("aten.bmm.default", "aten.mm.default")
 # The longest sums the accumulators hold whatever the values: int8 (|q - zp| <= 255) in int32, int16 (|q| <= 2**15)
 # in TOSA's int48.
@@ -46,7 +52,7 @@ class _Operand:
 
     def __init__(self, value: torch.fx.Node):
         self.moves: list[tuple[object, list[int]]] = []
-        while _is_call(value, _MOVES):
+        while _is_call(value, _MOVES) and _plain_move(value):
             self.moves.insert(0, (_MOVES[op_name(value.target)], _shape(value)))
             value = value.args[0]
         if not is_dequantize(value):
@@ -81,7 +87,7 @@ class _Operand:
         the product (the kernel broadcasts it)."""
         moves, shape = [], _shape(self.integers)
         for target, after in self.moves:
-            if after != shape:
+            if after != shape:  # a clone keeps its shape: never emitted
                 moves.append((target, after))
                 shape = after
         before_last = moves[-2][1] if len(moves) > 1 else _shape(self.integers)
@@ -91,6 +97,14 @@ class _Operand:
         for target, after in moves:
             value = _call(graph, target, (value, after), _fake_like(value, after))
         return value
+
+
+def _plain_move(node: torch.fx.Node) -> bool:
+    """A view or expand, or a clone into the contiguous order (after an expand: the same values, dropped)."""
+    if node.target is not _CLONE:
+        return True
+    order = node.kwargs.get("dim_order")
+    return order is None or list(order) == list(range(len(_shape(node))))
 
 
 def _batch_broadcast(before: list[int], after: list[int]) -> bool:
@@ -144,8 +158,11 @@ class QuantizedBmmAsCortexM(ProgramPass):
         view = users[0] if len(users) == 1 and _is_call(users[0], ("aten.view_copy.default",)) else None
         if view is not None:
             users = list(view.users)
+        activation = users[0] if len(users) == 1 and is_fused_activation(users[0]) else None
+        if activation is not None:
+            users = list(activation.users)
         if len(users) != 1 or not is_quantize(users[0]):
-            raise NotLowered("its result is not quantized directly (float consumer or fused activation)")
+            raise NotLowered("its result is not quantized directly (a float consumer)")
         quantize = users[0]
         params = [qparams_of(a.dequantize), qparams_of(b.dequantize), qparams_of(quantize)]
         found = {activation_dtype(p) for p in params}
@@ -164,6 +181,7 @@ class QuantizedBmmAsCortexM(ProgramPass):
             multiplier, shift = _requantization(
                 dtype, float(params[0].scale) * float(params[1].scale) / float(params[2].scale)
             )
+            bounds = activation_range(activation, params[2])
         except EtarmError as error:
             raise NotLowered(str(error)) from None
         b.untranspose()
@@ -173,9 +191,14 @@ class QuantizedBmmAsCortexM(ProgramPass):
             args += [int(params[2].zero_point), multiplier, shift]
             product = _call(graph, _BMM, args, _fake_like(quantize, _shape(node)))
             result = product if view is None else _call(graph, _VIEW, (product, _shape(view)), quantize.meta["val"])
+            if activation is not None and bounds != (params[2].qmin, params[2].qmax):
+                # The fused activation on the product's integers, in its output steps (quantizing is monotonic, so
+                # q(act(x)) = clamp(q(x), q(low), q(high))): a clamp at scale 1 (multiplier 2**30, shift 1).
+                zero_point = int(params[2].zero_point)
+                clamp_args = (result, zero_point, 1 << 30, 1, zero_point, *bounds)
+                result = _call(graph, _CLAMP, clamp_args, quantize.meta["val"])
         result.meta = {**quantize.meta, "val": result.meta["val"]}
         quantize.replace_all_uses_with(result)
-        graph.erase_node(quantize)
-        if view is not None:
-            graph.erase_node(view)
-        graph.erase_node(node)
+        for erased in (quantize, activation, view, node):
+            if erased is not None:
+                graph.erase_node(erased)
