@@ -1,4 +1,4 @@
-"""a8w4 (int8 activations, int4 weights) for Cortex-M from the compiler's side: which ops get int4 weights (the 2-D
+"""a8w4 (int8 activations, int4 weights) for Cortex-M from the compiler's side: which ops get int4 weights (1-D and 2-D
 convolutions, depthwise ones CMSIS-NN's s4 kernels compute exactly, linear layers; the rest keep int8), the packed
 constants (CMSIS-NN's s4 layout, half the bytes), their scratch records, the eager semantics against the PT2E model,
 the --a8w4 option, and what int4 costs in flash and accuracy on ds_cnn."""
@@ -113,16 +113,10 @@ def test_a8w4_net_packs_every_weight_with_an_s4_kernel():
         unpacked_bytes += expected.numel()
         packed_bytes += packed.numel()
     assert (unpacked_bytes, packed_bytes) == (1259, 631)  # 135 + 45 + 30 + 108 + 72 + 825 + 44 int4 weights
+    # Scratch records: the general conv two int16 columns of 3x3x3 taps; the optimized depthwise 5 channels x 9 taps
+    # int16 (on every path, plain C too); the 1x1s and the general depthwise none.
+    assert [n.args[-1] for n in ops if "conv2d_s4" in _short(n)] == [2 * 27 * 2, 5 * 9 * 2, 0, 0, 0]
     _within_one_step(program, program.module()(*inputs), quantized(*inputs))
-
-
-def test_scratch_records_of_the_s4_convolutions():
-    model, inputs = load_model(str(A8W4_NET))
-    _, program = _rewritten(model, inputs)
-    convolutions = [n for n in _cortex_m_ops(program) if "conv2d_s4" in _short(n)]
-    # General conv: two int16 columns of 3x3x3 taps; the optimized depthwise: 5 channels x 9 taps int16 (on every
-    # path, plain C too); the 1x1s and the general depthwise need none.
-    assert [n.args[-1] for n in convolutions] == [2 * 27 * 2, 5 * 9 * 2, 0, 0, 0]
 
 
 class _Depthwise(torch.nn.Module):
@@ -173,10 +167,25 @@ def test_per_tensor_linear_is_the_s4_fully_connected():
     _within_one_step(program, program.module()(*inputs), quantized(*inputs))
 
 
+def test_sequences_take_int4_weights_as_images():
+    # audio_1d: conv1d, a dilated depthwise conv1d over 24 channels (the general s4 kernel, even count) and a 1x1, as
+    # images of height 1 (SequencesAsImages), then a linear.
+    model, inputs = load_model("audio_1d")
+    quantized, program = _rewritten(model, inputs)
+    assert [_short(n) for n in _cortex_m_ops(program) if _short(n).endswith("_s4")] == [
+        "quantized_conv2d_s4",
+        "quantized_depthwise_conv2d_s4",
+        "quantized_conv2d_s4",
+        "quantized_linear_s4",
+    ]
+    assert all((qmin, qmax) == (-7, 7) for _, qmin, qmax in _weights_of(quantized))
+    _within_one_step(program, program.module()(*inputs), quantized(*inputs))
+
+
 def test_int8_config_keeps_int8_kernels():
-    model, inputs = load_model(str(A8W4_NET))
-    _, program = _rewritten(model, inputs, get_symmetric_quantization_config())
-    assert not [n for n in _cortex_m_ops(program) if _short(n) in _S4]
+    torch.manual_seed(3)
+    _, program = _rewritten(_Depthwise(4, 2), (torch.randn(1, 4, 6, 5),), get_symmetric_quantization_config())
+    assert [_short(n) for n in _cortex_m_ops(program)] == ["quantized_depthwise_conv2d"]
 
 
 def test_a8w4_option_and_its_conflict_with_a16w8():

@@ -6,8 +6,8 @@
 
 The annotation rules are the shared ones (etarm/quantization), for TOSA-1.0+INT+int16. Ops with CMSIS-NN s16
 kernels run a16w8 models as cortex_m ops; the others stay portable (docs/cortex_m.md lists which). With int4
-weights (a8w4), only the ops CMSIS-NN has s4 kernels for keep them (2-D convolutions with groups 1, depthwise ones,
-linear layers): the weights of every other convolution are quantized to int8, which their kernels (or the portable
+weights (a8w4), only the ops CMSIS-NN has s4 kernels for keep them (1-D and 2-D convolutions with groups 1, depthwise
+ones, linear layers): the weights of every other convolution are quantized to int8, which their kernels (or the portable
 ones) take, instead of losing precision for nothing.
 """
 
@@ -51,19 +51,25 @@ class CortexMQuantizer(AnnotatingQuantizer):
 
 def has_s4_kernel(node: torch.fx.Node) -> bool:
     """Whether a convolution or linear node of the graph being annotated becomes a cortex_m op with an s4 kernel: a
-    linear, or a 2-D convolution (not transposed) with groups 1 or groups == input channels (depthwise) that CMSIS-NN's
-    s4 depthwise computes exactly (int4.depthwise_s4_exact)."""
+    linear, or a 1-D or 2-D convolution (not transposed) with groups 1 or groups == input channels (depthwise) that
+    CMSIS-NN's s4 depthwise computes exactly (int4.depthwise_s4_exact)."""
     if node.target == torch.ops.aten.linear.default:
         return True
     weight = node.args[1].meta.get("val") if isinstance(node.args[1], torch.fx.Node) else None
     x = node.args[0].meta.get("val") if isinstance(node.args[0], torch.fx.Node) else None
-    if weight is None or x is None or weight.dim() != 4:
+    # 1-D convolutions run as images of height 1 (passes/sequences_as_images.py) on the same kernels.
+    if weight is None or x is None or weight.dim() not in (3, 4):
         return False
     if node.target == torch.ops.aten.convolution.default:
         if node.args[6]:
             return False
         dilation, groups = node.args[5], node.args[8]
-    elif node.target in (torch.ops.aten.conv2d.default, torch.ops.aten.conv2d.padding):
+    elif node.target in (
+        torch.ops.aten.conv1d.default,
+        torch.ops.aten.conv1d.padding,
+        torch.ops.aten.conv2d.default,
+        torch.ops.aten.conv2d.padding,
+    ):
         dilation = node.args[5] if len(node.args) > 5 else node.kwargs.get("dilation", (1, 1))
         groups = node.args[6] if len(node.args) > 6 else node.kwargs.get("groups", 1)
     else:
@@ -71,7 +77,8 @@ def has_s4_kernel(node: torch.fx.Node) -> bool:
     in_channels = int(x.shape[1])
     if groups == 1:
         return True
-    dilation = [dilation] * 2 if isinstance(dilation, int) else dilation
+    dilation = [dilation] * (weight.dim() - 2) if isinstance(dilation, int) else list(dilation)
+    dilation = [1] * (4 - weight.dim()) + dilation  # a sequence's (1, d)
     return groups == in_channels and depthwise_s4_exact(
         in_channels, int(weight.shape[0]) // in_channels, int(x.shape[0]), dilation
     )
