@@ -10,8 +10,8 @@
 // int8: int32 accumulators (K at most 33025, so no sum overflows), multiplier > 0, shift in [-31, 30].
 // int16 (a16w8): zero points 0, int64 accumulators holding TOSA's int48 (K below 2^17), and TOSA's 16-bit multiplier
 // of an int48 RESCALE in the multiplier's top bits (its low 16 bits zero), shift in [-47, 13]; saturation to
-// [-32767, 32767]. The CMSIS-NN snapshot has no arm_batch_matmul_s8: the kernel is the project's, scalar C, and for
-// int8 with Helium (MVE) 8 products per instruction; both compute the same integers.
+// [-32767, 32767]. The CMSIS-NN snapshot has no arm_batch_matmul_s8: the kernel is the project's, scalar C, and with
+// Helium (MVE) 8 products per instruction for int8 and for int16 with a transposed other; all compute the same integers.
 // python/etarm/cortex_m/passes/quantized_bmm_as_cortex_m.py.
 #include <limits>
 
@@ -93,6 +93,20 @@ void row_mve(const int8_t* a, const int8_t* b, int8_t* out, const Product& p) {
     }
   }
 }
+
+// One int16 row of a transposed product with Helium: zero points are 0, so the rows' 8-lane products sum straight into
+// an int64 (vmlaldava), exact as TOSA's int48. A plain other (columns) stays scalar: its int32 lanes could overflow.
+void row_mve_s16_transposed(const int16_t* a, const int16_t* b, int16_t* out, const Product& p) {
+  for (int32_t j = 0; j < p.n; ++j) {
+    const int16_t* bj = b + static_cast<int64_t>(j) * p.k;
+    int64_t acc = 0;
+    for (int32_t i = 0; i < p.k; i += 8) {
+      const mve_pred16_t lanes = vctp16q(static_cast<uint32_t>(p.k - i));
+      acc = vmlaldavaq_p_s16(acc, vldrhq_z_s16(a + i, lanes), vldrhq_z_s16(bj + i, lanes), lanes);
+    }
+    out[j] = requantize<int16_t>(acc, p);
+  }
+}
 #endif
 
 template <typename T>
@@ -110,6 +124,11 @@ void run(const Tensor& a, const Tensor& b, const Tensor& out, const Product& p) 
       if (sizeof(T) == 1) {
         row_mve(reinterpret_cast<const int8_t*>(a_row), reinterpret_cast<const int8_t*>(bb),
                 reinterpret_cast<int8_t*>(out_row), p);
+        continue;
+      }
+      if (p.transposed) {
+        row_mve_s16_transposed(reinterpret_cast<const int16_t*>(a_row), reinterpret_cast<const int16_t*>(bb),
+                               reinterpret_cast<int16_t*>(out_row), p);
         continue;
       }
 #endif

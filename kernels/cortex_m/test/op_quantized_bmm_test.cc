@@ -223,6 +223,15 @@ TEST(QuantizedBmmS16, LongSumsAndHalves) {
   ASSERT_EQ(call(a, b, c, out), Error::Ok);
   EXPECT_TENSOR_EQ(out, want);
   EXPECT_EQ(out.data<int16_t>()[0], -15999);  // -1073676289000 / 2^26 = -15998.99...
+  // The same sum with other transposed ([N, K] = [1, 1000]): Helium's int64 multiply-accumulate path.
+  TestTensor bt(ScalarType::Short, {1, 1000});
+  for (int i = 0; i < 1000; ++i) {
+    bt.data<int16_t>()[i] = -32767;
+  }
+  Bmm ct = c;
+  ct.transposed = true;
+  ASSERT_EQ(call(a, bt, ct, out), Error::Ok);
+  EXPECT_EQ(out.data<int16_t>()[0], -15999);
   // Halves: acc {-3, -1, 1, 3} at 1/2.
   TestTensor x(ScalarType::Short, {1, 1}), y(ScalarType::Short, {1, 4}), o(ScalarType::Short, {1, 4});
   x.data<int16_t>()[0] = 1;
