@@ -103,9 +103,10 @@ const char* conv2d_args(
     }
   }
   if (packed_int4) {
-    // At most 65535^4 values: int64 holds the count.
-    const int64_t count = weight_dims[0] * weight_dims[1] * weight_dims[2] * weight_dims[3];
-    if (a->weight->size(0) != (count + 1) / 2) {
+    // At most 65535^4 values, below 2^64: uint64 holds the count.
+    const uint64_t count = static_cast<uint64_t>(weight_dims[0]) * static_cast<uint64_t>(weight_dims[1]) *
+        static_cast<uint64_t>(weight_dims[2]) * static_cast<uint64_t>(weight_dims[3]);
+    if (static_cast<uint64_t>(a->weight->size(0)) != (count + 1) / 2) {
       return "the packed int4 weight's bytes do not match weight_shape (two values per byte)";
     }
   }
