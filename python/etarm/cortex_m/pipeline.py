@@ -33,6 +33,8 @@ from etarm.cortex_m.passes.record_scratch_sizes import RecordScratchSizes
 from etarm.cortex_m.passes.split_attention import SplitAttention
 from etarm.cortex_m.passes.sequences_as_images import SequencesAsImages
 from etarm.passes.base import Pass, Pipeline
+from etarm.passes.decompose_for_annotation import DecomposeForAnnotation
+from etarm.passes.decompose_recurrent_layers import DecomposeRecurrentLayers
 
 
 def cortex_m_passes(code_path: str = "MVE") -> list[Pass]:
@@ -78,4 +80,7 @@ def cortex_m_pipeline(target: str) -> Pipeline:
     # The CPU record is the Cortex-M target's own (an Ethos-U image's CPU is its board's).
     record = RecordCpuVariant(target)  # refuses a target it does not know
     # SplitAttention is the Cortex-M target's own: an Ethos-U target keeps attention whole for its NPU.
-    return Pipeline(target, [SplitAttention(), *cortex_m_passes(CODE_PATH[record.target]), record])
+    # The decompositions before annotation are an Ethos-U pipeline's TOSA passes: nn.LSTM / nn.GRU and the composites
+    # edge lowering would split after quantization become ops the quantizer annotates one by one.
+    before_annotation = [DecomposeForAnnotation(), DecomposeRecurrentLayers(), SplitAttention()]
+    return Pipeline(target, [*before_annotation, *cortex_m_passes(CODE_PATH[record.target]), record])

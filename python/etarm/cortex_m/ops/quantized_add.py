@@ -7,6 +7,8 @@ scale; their sum is rescaled into the output (TOSA's ADD between two RESCALEs) a
 
 from __future__ import annotations
 
+import functools
+
 import torch
 
 from etarm.cortex_m.ops.library import define, rescale, saturation
@@ -22,16 +24,17 @@ ARGUMENTS = (
 )
 
 
-def quantized_add(a, a_zp, a_mult, a_shift, b, b_zp, b_mult, b_shift, out_zp, out_mult, out_shift):
+def additive(combine, a, a_zp, a_mult, a_shift, b, b_zp, b_mult, b_shift, out_zp, out_mult, out_shift):
+    """``combine`` (a sum or a difference) of the two operands on their common int32 step, rescaled and saturated."""
     left_shift = ADD_LEFT_SHIFT[a.dtype]
     centred_a = (a.to(torch.int64) - a_zp) << left_shift
     centred_b = (b.to(torch.int64) - b_zp) << left_shift
-    total = rescale(centred_a, a_mult, a_shift) + rescale(centred_b, b_mult, b_shift)
+    total = combine(rescale(centred_a, a_mult, a_shift), rescale(centred_b, b_mult, b_shift))
     return (rescale(total, out_mult, out_shift) + out_zp).clamp(*saturation(a.dtype)).to(a.dtype)
 
 
-def _fake(a, a_zp, a_mult, a_shift, b, b_zp, b_mult, b_shift, out_zp, out_mult, out_shift):
+def broadcast_fake(a, a_zp, a_mult, a_shift, b, *_):
     return torch.empty(torch.broadcast_shapes(a.shape, b.shape), dtype=a.dtype, device=a.device)
 
 
-define("quantized_add", ARGUMENTS, quantized_add, _fake)
+define("quantized_add", ARGUMENTS, functools.partial(additive, torch.add), broadcast_fake)

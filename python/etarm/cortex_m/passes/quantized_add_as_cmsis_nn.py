@@ -1,5 +1,5 @@
-"""QuantizedAddAsCmsisNn: dequantize -> add -> quantize (int8, or symmetric int16; per tensor) as
-cortex_m.quantized_add."""
+"""QuantizedAddAsCmsisNn: dequantize -> add / sub -> quantize (int8, or symmetric int16; per tensor) as
+cortex_m.quantized_add (CMSIS-NN) / cortex_m.quantized_sub (the project's kernel, the same arithmetic)."""
 
 from __future__ import annotations
 
@@ -11,10 +11,14 @@ from etarm.cortex_m.ops.quantized_add import ADD_LEFT_SHIFT
 from etarm.cortex_m.passes.matching import lower_each, pattern_problem, replace_pattern
 from etarm.cortex_m.requantize import multiplier_and_shift
 from etarm.errors import EtarmError
+from etarm.op_names import op_name
 from etarm.passes.base import ProgramPass
 from etarm.tosa_ir.quant_params import QuantParams, qparams_of
 
-_ADDS = ("aten.add.Tensor",)
+_TARGETS = {
+    "aten.add.Tensor": exir_ops.edge.cortex_m.quantized_add.default,
+    "aten.sub.Tensor": exir_ops.edge.cortex_m.quantized_sub.default,
+}
 
 
 def _requantize_args(params: QuantParams, scale: float) -> list[int]:
@@ -23,16 +27,16 @@ def _requantize_args(params: QuantParams, scale: float) -> list[int]:
 
 class QuantizedAddAsCmsisNn(ProgramPass):
     """Replaces dequantize -> add -> quantize (int8 or int16, per-tensor) by cortex_m.quantized_add
-    (arm_elementwise_add_s8 / _s16)."""
+    (arm_elementwise_add_s8 / _s16), and a sub by cortex_m.quantized_sub."""
 
     def transform(self, graph_module: torch.fx.GraphModule, program: ExportedProgram | None) -> bool:
         graph = graph_module.graph
-        return lower_each(graph, _ADDS, lambda add: self._lower(graph, add))
+        return lower_each(graph, _TARGETS, lambda add: self._lower(graph, add))
 
     @staticmethod
     def _lower(graph: torch.fx.Graph, add: torch.fx.Node) -> str | None:
         if add.kwargs.get("alpha", 1) != 1:
-            return "add with alpha != 1 has no cortex_m kernel yet"
+            return "an add or sub with alpha != 1 has no cortex_m kernel yet"
         problem = pattern_problem(add, add.args[:2], (torch.int8, torch.int16))
         if problem is not None:
             return problem
@@ -50,5 +54,5 @@ class QuantizedAddAsCmsisNn(ProgramPass):
             ]  # fmt: skip
         except EtarmError as error:
             return str(error)
-        replace_pattern(graph, add, exir_ops.edge.cortex_m.quantized_add.default, args)
+        replace_pattern(graph, add, _TARGETS[op_name(add.target)], args)
         return None
