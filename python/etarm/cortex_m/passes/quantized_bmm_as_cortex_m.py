@@ -5,7 +5,8 @@ torch.matmul of rank 3 or 4 reaches the edge program as expand_copy / view_copy 
 a view_copy after it. Those move values only, so they run on the integer tensors: an expand to the same shape goes, an
 operand's expand of a batch of 1 goes too (the kernel broadcasts it), the views stay (to_executorch makes them free).
 A right operand that is a quantized permute swapping its last two dims (k^T in attention) is read untransposed with
-``transpose_other``, so it needs no transpose op.
+``transpose_other``, so it needs no transpose op. A relu / relu6 / hardtanh / clamp fused into the product becomes a
+cortex_m.quantized_clamp of its integers at scale 1 (nothing where the output's range already holds its bounds).
 """
 
 from __future__ import annotations
@@ -47,8 +48,8 @@ def _shape(node: torch.fx.Node) -> list[int]:
 
 
 class _Operand:
-    """An operand as its integer tensor and the moves (view_copy / expand_copy, with their shapes) that lead from it to
-    the product; ``transposed`` when those start from the integer tensor with its last two dims swapped."""
+    """An operand as its integer tensor and the moves (view_copy / expand_copy / contiguous clones, with their shapes)
+    that lead from it to the product; ``transposed`` when those start from the integer tensor with its last two dims swapped."""
 
     def __init__(self, value: torch.fx.Node):
         self.moves: list[tuple[object, list[int]]] = []
