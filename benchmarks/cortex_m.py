@@ -37,6 +37,7 @@ COMPILE_TARGET = "cortex-m55"
 # board -> (-t of its int8 program, CMSIS-NN code path); the images' names carry the board.
 BOARDS = {
     "corstone300": ("cortex-m55", "MVE"),
+    "corstone300_nomve": ("cortex-m4", "DSP"),
 }
 PROGRAMS = ("fp32", "int8")
 IMAGE_NAME = re.compile(r"cortex_m_(?P<model>.+)_(?P<board>%s)_(?P<program>fp32|int8)$" % "|".join(
