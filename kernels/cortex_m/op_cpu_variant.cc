@@ -81,6 +81,6 @@ void cpu_variant_out(KernelRuntimeContext& ctx, Span<EValue*> stack) {
 }
 
 } // namespace
-ETARM_REGISTER_KERNEL("cortex_m::cpu_variant.out", cpu_variant_out)
+ETARM_KERNEL(cortex_m, cpu_variant, out, cpu_variant_out)
 } // namespace kernels
 } // namespace etarm

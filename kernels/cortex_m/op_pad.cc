@@ -86,6 +86,6 @@ void pad_out(KernelRuntimeContext& ctx, Span<EValue*> stack) {
 }
 
 } // namespace
-ETARM_REGISTER_KERNEL("cortex_m::pad.out", pad_out)
+ETARM_KERNEL(cortex_m, pad, out, pad_out)
 } // namespace kernels
 } // namespace etarm

@@ -67,6 +67,6 @@ void quantized_add_out(KernelRuntimeContext& ctx, Span<EValue*> stack) {
 }
 
 } // namespace
-ETARM_REGISTER_KERNEL("cortex_m::quantized_add.out", quantized_add_out)
+ETARM_KERNEL(cortex_m, quantized_add, out, quantized_add_out)
 } // namespace kernels
 } // namespace etarm

@@ -46,6 +46,6 @@ void quantized_avg_pool2d_out(KernelRuntimeContext& ctx, Span<EValue*> stack) {
 }
 
 } // namespace
-ETARM_REGISTER_KERNEL("cortex_m::quantized_avg_pool2d.out", quantized_avg_pool2d_out)
+ETARM_KERNEL(cortex_m, quantized_avg_pool2d, out, quantized_avg_pool2d_out)
 } // namespace kernels
 } // namespace etarm

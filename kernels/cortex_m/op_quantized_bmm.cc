@@ -224,6 +224,6 @@ void quantized_bmm_out(KernelRuntimeContext& ctx, Span<EValue*> stack) {
 }
 
 } // namespace
-ETARM_REGISTER_KERNEL("cortex_m::quantized_bmm.out", quantized_bmm_out)
+ETARM_KERNEL(cortex_m, quantized_bmm, out, quantized_bmm_out)
 } // namespace kernels
 } // namespace etarm

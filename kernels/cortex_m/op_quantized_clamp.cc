@@ -56,6 +56,6 @@ void quantized_clamp_out(KernelRuntimeContext& ctx, Span<EValue*> stack) {
 }
 
 } // namespace
-ETARM_REGISTER_KERNEL("cortex_m::quantized_clamp.out", quantized_clamp_out)
+ETARM_KERNEL(cortex_m, quantized_clamp, out, quantized_clamp_out)
 } // namespace kernels
 } // namespace etarm

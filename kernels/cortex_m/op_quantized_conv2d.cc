@@ -86,7 +86,7 @@ void quantized_conv2d_s4_out(KernelRuntimeContext& ctx, Span<EValue*> stack) {
 }
 
 } // namespace
-ETARM_REGISTER_KERNEL("cortex_m::quantized_conv2d.out", quantized_conv2d_out)
-ETARM_REGISTER_KERNEL("cortex_m::quantized_conv2d_s4.out", quantized_conv2d_s4_out)
+ETARM_KERNEL(cortex_m, quantized_conv2d, out, quantized_conv2d_out)
+ETARM_KERNEL(cortex_m, quantized_conv2d_s4, out, quantized_conv2d_s4_out)
 } // namespace kernels
 } // namespace etarm

@@ -133,6 +133,6 @@ void quantized_grouped_conv2d_out(KernelRuntimeContext& ctx, Span<EValue*> stack
 }
 
 } // namespace
-ETARM_REGISTER_KERNEL("cortex_m::quantized_grouped_conv2d.out", quantized_grouped_conv2d_out)
+ETARM_KERNEL(cortex_m, quantized_grouped_conv2d, out, quantized_grouped_conv2d_out)
 } // namespace kernels
 } // namespace etarm

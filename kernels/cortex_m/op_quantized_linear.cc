@@ -336,7 +336,7 @@ void quantized_linear_s4_out(KernelRuntimeContext& ctx, Span<EValue*> stack) {
 }
 
 } // namespace
-ETARM_REGISTER_KERNEL("cortex_m::quantized_linear.out", quantized_linear_out)
-ETARM_REGISTER_KERNEL("cortex_m::quantized_linear_s4.out", quantized_linear_s4_out)
+ETARM_KERNEL(cortex_m, quantized_linear, out, quantized_linear_out)
+ETARM_KERNEL(cortex_m, quantized_linear_s4, out, quantized_linear_s4_out)
 } // namespace kernels
 } // namespace etarm

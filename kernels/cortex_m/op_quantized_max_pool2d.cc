@@ -39,6 +39,6 @@ void quantized_max_pool2d_out(KernelRuntimeContext& ctx, Span<EValue*> stack) {
 }
 
 } // namespace
-ETARM_REGISTER_KERNEL("cortex_m::quantized_max_pool2d.out", quantized_max_pool2d_out)
+ETARM_KERNEL(cortex_m, quantized_max_pool2d, out, quantized_max_pool2d_out)
 } // namespace kernels
 } // namespace etarm

@@ -16,6 +16,6 @@ void quantized_maximum_out(KernelRuntimeContext& ctx, Span<EValue*> stack) {
 }
 
 } // namespace
-ETARM_REGISTER_KERNEL("cortex_m::quantized_maximum.out", quantized_maximum_out)
+ETARM_KERNEL(cortex_m, quantized_maximum, out, quantized_maximum_out)
 } // namespace kernels
 } // namespace etarm

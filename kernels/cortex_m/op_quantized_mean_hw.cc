@@ -77,6 +77,6 @@ void quantized_mean_hw_out(KernelRuntimeContext& ctx, Span<EValue*> stack) {
 }
 
 } // namespace
-ETARM_REGISTER_KERNEL("cortex_m::quantized_mean_hw.out", quantized_mean_hw_out)
+ETARM_KERNEL(cortex_m, quantized_mean_hw, out, quantized_mean_hw_out)
 } // namespace kernels
 } // namespace etarm

@@ -16,6 +16,6 @@ void quantized_minimum_out(KernelRuntimeContext& ctx, Span<EValue*> stack) {
 }
 
 } // namespace
-ETARM_REGISTER_KERNEL("cortex_m::quantized_minimum.out", quantized_minimum_out)
+ETARM_KERNEL(cortex_m, quantized_minimum, out, quantized_minimum_out)
 } // namespace kernels
 } // namespace etarm

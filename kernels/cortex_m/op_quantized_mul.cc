@@ -64,6 +64,6 @@ void quantized_mul_out(KernelRuntimeContext& ctx, Span<EValue*> stack) {
 }
 
 } // namespace
-ETARM_REGISTER_KERNEL("cortex_m::quantized_mul.out", quantized_mul_out)
+ETARM_KERNEL(cortex_m, quantized_mul, out, quantized_mul_out)
 } // namespace kernels
 } // namespace etarm

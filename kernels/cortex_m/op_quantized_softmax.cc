@@ -59,6 +59,6 @@ void quantized_softmax_out(KernelRuntimeContext& ctx, Span<EValue*> stack) {
 }
 
 } // namespace
-ETARM_REGISTER_KERNEL("cortex_m::quantized_softmax.out", quantized_softmax_out)
+ETARM_KERNEL(cortex_m, quantized_softmax, out, quantized_softmax_out)
 } // namespace kernels
 } // namespace etarm

@@ -113,6 +113,6 @@ void quantized_softmax_int16_out(KernelRuntimeContext& ctx, Span<EValue*> stack)
 }
 
 } // namespace
-ETARM_REGISTER_KERNEL("cortex_m::quantized_softmax_int16.out", quantized_softmax_int16_out)
+ETARM_KERNEL(cortex_m, quantized_softmax_int16, out, quantized_softmax_int16_out)
 } // namespace kernels
 } // namespace etarm

@@ -72,6 +72,6 @@ void quantized_sub_out(KernelRuntimeContext& ctx, Span<EValue*> stack) {
 }
 
 } // namespace
-ETARM_REGISTER_KERNEL("cortex_m::quantized_sub.out", quantized_sub_out)
+ETARM_KERNEL(cortex_m, quantized_sub, out, quantized_sub_out)
 } // namespace kernels
 } // namespace etarm

@@ -88,6 +88,6 @@ void quantized_table_out(KernelRuntimeContext& ctx, Span<EValue*> stack) {
 }
 
 } // namespace
-ETARM_REGISTER_KERNEL("cortex_m::quantized_table.out", quantized_table_out)
+ETARM_KERNEL(cortex_m, quantized_table, out, quantized_table_out)
 } // namespace kernels
 } // namespace etarm

@@ -252,6 +252,6 @@ void quantized_transpose_conv2d_out(KernelRuntimeContext& ctx, Span<EValue*> sta
 }
 
 } // namespace
-ETARM_REGISTER_KERNEL("cortex_m::quantized_transpose_conv2d.out", quantized_transpose_conv2d_out)
+ETARM_KERNEL(cortex_m, quantized_transpose_conv2d, out, quantized_transpose_conv2d_out)
 } // namespace kernels
 } // namespace etarm

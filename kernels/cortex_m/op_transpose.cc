@@ -63,6 +63,6 @@ void transpose_out(KernelRuntimeContext& ctx, Span<EValue*> stack) {
 }
 
 } // namespace
-ETARM_REGISTER_KERNEL("cortex_m::transpose.out", transpose_out)
+ETARM_KERNEL(cortex_m, transpose, out, transpose_out)
 } // namespace kernels
 } // namespace etarm

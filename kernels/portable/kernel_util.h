@@ -26,12 +26,26 @@
     }                                                       \
   } while (0)
 
-// Registers `fn` under the operator name `name` ("aten::add.out") at static-init time.
-#define ETARM_REGISTER_KERNEL(name, fn)                                              \
-  namespace {                                                                        \
-  const ::executorch::runtime::Error etarm_registered_##fn =                         \
-      ::executorch::runtime::register_kernel(::executorch::runtime::Kernel(name, fn)); \
+// ETARM_KERNEL(ns, op, overload, fn): the kernel `fn` of the operator "ns::op.overload" ("aten::add.out" is
+// ETARM_KERNEL(aten, add, out, add_out)). It defines `etarm_kernel_<ns>__<op>__<overload>()`, which returns the
+// Kernel, and registers it at static initialisation; a library built with ETARM_SELECTIVE_KERNELS does not: a
+// firmware image that links it registers only the kernels its program uses (//kernels:defs.bzl,
+// etarm_selected_kernels), and the linker drops the others.
+#define ETARM_KERNEL(ns, op, overload, fn)                                                          \
+  extern "C" ::executorch::runtime::Kernel etarm_kernel_##ns##__##op##__##overload() {             \
+    return ::executorch::runtime::Kernel(#ns "::" #op "." #overload, fn);                          \
+  }                                                                                                 \
+  ETARM_REGISTER_AT_STARTUP(ns##__##op##__##overload)
+
+#if defined(ETARM_SELECTIVE_KERNELS)
+#define ETARM_REGISTER_AT_STARTUP(id)
+#else
+#define ETARM_REGISTER_AT_STARTUP(id)                                                               \
+  namespace {                                                                                       \
+  const ::executorch::runtime::Error etarm_registered_##id =                                        \
+      ::executorch::runtime::register_kernel(etarm_kernel_##id());                                  \
   }
+#endif
 
 namespace etarm {
 namespace kernels {

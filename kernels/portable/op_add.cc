@@ -15,6 +15,6 @@ void add_out(KernelRuntimeContext& ctx, Span<EValue*> stack) {
 }
 
 } // namespace
-ETARM_REGISTER_KERNEL("aten::add.out", add_out)
+ETARM_KERNEL(aten, add, out, add_out)
 } // namespace kernels
 } // namespace etarm

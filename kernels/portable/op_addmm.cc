@@ -57,6 +57,6 @@ void addmm_out(KernelRuntimeContext& ctx, Span<EValue*> stack) {
 }
 
 } // namespace
-ETARM_REGISTER_KERNEL("aten::addmm.out", addmm_out)
+ETARM_KERNEL(aten, addmm, out, addmm_out)
 } // namespace kernels
 } // namespace etarm

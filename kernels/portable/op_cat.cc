@@ -71,6 +71,6 @@ void cat_out(KernelRuntimeContext& ctx, Span<EValue*> stack) {
 }
 
 } // namespace
-ETARM_REGISTER_KERNEL("aten::cat.out", cat_out)
+ETARM_KERNEL(aten, cat, out, cat_out)
 } // namespace kernels
 } // namespace etarm

@@ -31,6 +31,6 @@ void clone_dim_order_out(KernelRuntimeContext& ctx, Span<EValue*> stack) {
 }
 
 } // namespace
-ETARM_REGISTER_KERNEL("dim_order_ops::_clone_dim_order.out", clone_dim_order_out)
+ETARM_KERNEL(dim_order_ops, _clone_dim_order, out, clone_dim_order_out)
 } // namespace kernels
 } // namespace etarm

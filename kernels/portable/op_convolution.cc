@@ -117,6 +117,6 @@ void convolution_out(KernelRuntimeContext& ctx, Span<EValue*> stack) {
 }
 
 } // namespace
-ETARM_REGISTER_KERNEL("aten::convolution.out", convolution_out)
+ETARM_KERNEL(aten, convolution, out, convolution_out)
 } // namespace kernels
 } // namespace etarm

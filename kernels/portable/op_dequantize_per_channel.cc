@@ -93,6 +93,6 @@ void dequantize_per_channel_out(KernelRuntimeContext& ctx, Span<EValue*> stack) 
 }
 
 } // namespace
-ETARM_REGISTER_KERNEL("quantized_decomposed::dequantize_per_channel.out", dequantize_per_channel_out)
+ETARM_KERNEL(quantized_decomposed, dequantize_per_channel, out, dequantize_per_channel_out)
 } // namespace kernels
 } // namespace etarm

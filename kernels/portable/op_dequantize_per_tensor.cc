@@ -47,6 +47,6 @@ void dequantize_per_tensor_out(KernelRuntimeContext& ctx, Span<EValue*> stack) {
 }
 
 } // namespace
-ETARM_REGISTER_KERNEL("quantized_decomposed::dequantize_per_tensor.out", dequantize_per_tensor_out)
+ETARM_KERNEL(quantized_decomposed, dequantize_per_tensor, out, dequantize_per_tensor_out)
 } // namespace kernels
 } // namespace etarm

@@ -81,6 +81,6 @@ void mean_out(KernelRuntimeContext& ctx, Span<EValue*> stack) {
 }
 
 } // namespace
-ETARM_REGISTER_KERNEL("aten::mean.out", mean_out)
+ETARM_KERNEL(aten, mean, out, mean_out)
 } // namespace kernels
 } // namespace etarm

@@ -28,6 +28,6 @@ void mm_out(KernelRuntimeContext& ctx, Span<EValue*> stack) {
 }
 
 } // namespace
-ETARM_REGISTER_KERNEL("aten::mm.out", mm_out)
+ETARM_KERNEL(aten, mm, out, mm_out)
 } // namespace kernels
 } // namespace etarm

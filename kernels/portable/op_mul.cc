@@ -13,6 +13,6 @@ void mul_out(KernelRuntimeContext& ctx, Span<EValue*> stack) {
 }
 
 } // namespace
-ETARM_REGISTER_KERNEL("aten::mul.out", mul_out)
+ETARM_KERNEL(aten, mul, out, mul_out)
 } // namespace kernels
 } // namespace etarm

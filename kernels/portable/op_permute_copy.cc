@@ -37,6 +37,6 @@ void permute_copy_out(KernelRuntimeContext& ctx, Span<EValue*> stack) {
 }
 
 } // namespace
-ETARM_REGISTER_KERNEL("aten::permute_copy.out", permute_copy_out)
+ETARM_KERNEL(aten, permute_copy, out, permute_copy_out)
 } // namespace kernels
 } // namespace etarm

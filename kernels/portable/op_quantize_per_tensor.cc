@@ -61,6 +61,6 @@ void quantize_per_tensor_out(KernelRuntimeContext& ctx, Span<EValue*> stack) {
 }
 
 } // namespace
-ETARM_REGISTER_KERNEL("quantized_decomposed::quantize_per_tensor.out", quantize_per_tensor_out)
+ETARM_KERNEL(quantized_decomposed, quantize_per_tensor, out, quantize_per_tensor_out)
 } // namespace kernels
 } // namespace etarm

@@ -23,6 +23,6 @@ void relu_out(KernelRuntimeContext& ctx, Span<EValue*> stack) {
 }
 
 } // namespace
-ETARM_REGISTER_KERNEL("aten::relu.out", relu_out)
+ETARM_KERNEL(aten, relu, out, relu_out)
 } // namespace kernels
 } // namespace etarm

@@ -49,6 +49,6 @@ void select_copy_out(KernelRuntimeContext& ctx, Span<EValue*> stack) {
 }
 
 } // namespace
-ETARM_REGISTER_KERNEL("aten::select_copy.int_out", select_copy_out)
+ETARM_KERNEL(aten, select_copy, int_out, select_copy_out)
 } // namespace kernels
 } // namespace etarm

@@ -62,6 +62,6 @@ void slice_copy_out(KernelRuntimeContext& ctx, Span<EValue*> stack) {
 }
 
 } // namespace
-ETARM_REGISTER_KERNEL("aten::slice_copy.Tensor_out", slice_copy_out)
+ETARM_KERNEL(aten, slice_copy, Tensor_out, slice_copy_out)
 } // namespace kernels
 } // namespace etarm

@@ -55,6 +55,6 @@ void softmax_out(KernelRuntimeContext& ctx, Span<EValue*> stack) {
 }
 
 } // namespace
-ETARM_REGISTER_KERNEL("aten::_softmax.out", softmax_out)
+ETARM_KERNEL(aten, _softmax, out, softmax_out)
 } // namespace kernels
 } // namespace etarm

@@ -80,6 +80,6 @@ void upsample_nearest2d_vec_out(KernelRuntimeContext& ctx, Span<EValue*> stack) 
 }
 
 } // namespace
-ETARM_REGISTER_KERNEL("aten::upsample_nearest2d.vec_out", upsample_nearest2d_vec_out)
+ETARM_KERNEL(aten, upsample_nearest2d, vec_out, upsample_nearest2d_vec_out)
 } // namespace kernels
 } // namespace etarm

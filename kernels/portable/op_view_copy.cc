@@ -45,6 +45,6 @@ void view_copy_out(KernelRuntimeContext& ctx, Span<EValue*> stack) {
 }
 
 } // namespace
-ETARM_REGISTER_KERNEL("aten::view_copy.out", view_copy_out)
+ETARM_KERNEL(aten, view_copy, out, view_copy_out)
 } // namespace kernels
 } // namespace etarm

@@ -1,4 +1,5 @@
-"""etarm's command line: ``etarm compile -m MODEL -t TARGET -o OUT.pte [...]``, ``etarm run OUT.pte``.
+"""etarm's command line: ``etarm compile -m MODEL -t TARGET -o OUT.pte [...]``, ``etarm run OUT.pte``,
+``etarm kernels OUT.pte [--registration OUT.cc]``.
 
 The flags follow the ExecuTorch Arm backend's aot_arm_compiler so existing
 scripts port by changing the program name.
@@ -136,6 +137,37 @@ def _passes_parser(sub) -> argparse.ArgumentParser:
     return p
 
 
+def _kernels_parser(sub) -> argparse.ArgumentParser:
+    p = sub.add_parser(
+        "kernels", help="list the kernels a .pte runs on the CPU, or write the C++ that registers only them"
+    )
+    p.add_argument("program", help="the .pte (or .bpte)")
+    p.add_argument(
+        "--registration", metavar="OUT.cc", help="write the registration of these kernels (kernels/defs.bzl)"
+    )
+    p.add_argument("--debug", action="store_true", help="show tracebacks")
+    return p
+
+
+def _run_kernels(args) -> int:
+    # Like `etarm run`'s module, only for this command (after main's start-up steps).
+    from etarm import kernel_registration
+
+    try:
+        with open(args.program, "rb") as f:
+            pte = f.read()
+    except OSError as error:
+        raise EtarmError(f"{args.program}: {error.strerror}") from error
+    operators = kernel_registration.program_kernels(pte)
+    if args.registration:
+        source = kernel_registration.registration_source(operators, os.path.basename(args.program))
+        with open(args.registration, "w") as f:
+            f.write(source)
+    else:
+        print("\n".join(operators))
+    return 0
+
+
 def _output_path(args) -> str:
     extension = ".bpte" if args.bundleio else ".pte"
     if args.output.endswith((".pte", ".bpte")):
@@ -264,6 +296,7 @@ def main(argv: list[str] | None = None) -> int:
     _compile_parser(sub, targets)
     _passes_parser(sub)
     _run_parser(sub)
+    _kernels_parser(sub)
     args = parser.parse_args(argv)
     # Outputs are relative to where the user ran the command, not to Bazel's runfiles.
     os.chdir(user_working_directory())
@@ -271,6 +304,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "passes":
             print("\n".join(targets.compile_spec_for(args.target).pipeline().describe()))
             return 0
+        if args.command == "kernels":
+            return _run_kernels(args)
         if args.command == "run":
             # Loads the runtime extension and ExecuTorch's libraries: only for `etarm run`.
             from etarm import run_command
