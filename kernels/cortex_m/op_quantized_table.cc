@@ -6,6 +6,9 @@
 //   int16 input, 513 int16 entries:     i = input + 32768, b = table[i >> 7], n = table[(i >> 7) + 1],
 //                                       out = ((b << 7) + (n - b) * (i & 127) + 64) >> 7  (TOSA TABLE int16, then
 //                                       its RESCALE by 2^-7, one rounding half up)
+//   int16 input, 1025 + 128 k entries:  the 513 entries, one slot per segment s = i >> 7 (-1, or a patch j < k), then
+//                                       k patches of 128 exact results: slot j reads table[1025 + 128 j + (i & 127)],
+//                                       slot -1 interpolates as above (patched where interpolating misses)
 //   int16 input, 65536 int16 entries:   out = table[input + 32768]                        (exact)
 // int16 results are at least -32767, the a16w8 range. CMSIS-NN has no generic table, so this is the project's.
 // python/etarm/cortex_m/ops/quantized_table.py (the same arithmetic), passes/quantized_activations_as_tables.py.
@@ -20,6 +23,26 @@ constexpr ssize_t kInt8Entries = 256;
 constexpr ssize_t kInt16Interpolated = 513;
 constexpr ssize_t kInt16Exact = 65536;
 constexpr int kSegmentBits = 7;
+constexpr ssize_t kSegment = ssize_t{1} << kSegmentBits;
+constexpr ssize_t kSegments = kInt16Interpolated - 1;
+constexpr ssize_t kPatchesStart = kInt16Interpolated + kSegments;
+
+// 1025 + 128 k entries, k >= 1, below the exact table's size.
+bool patched_size(ssize_t entries) {
+  return entries > kPatchesStart && entries < kInt16Exact && (entries - kPatchesStart) % kSegment == 0;
+}
+
+// Every segment slot of a patched table is -1 or the index of one of its patches.
+bool valid_slots(const int16_t* table, ssize_t entries) {
+  const ssize_t patches = (entries - kPatchesStart) / kSegment;
+  for (ssize_t s = 0; s < kSegments; ++s) {
+    const int16_t slot = table[kInt16Interpolated + s];
+    if (slot < -1 || slot >= patches) {
+      return false;
+    }
+  }
+  return true;
+}
 
 void look_up_s8(const int8_t* in, const int8_t* table, int8_t* out, ssize_t count) {
   for (ssize_t i = 0; i < count; ++i) {
@@ -37,6 +60,19 @@ void interpolate_s16(const int16_t* in, const int16_t* table, int16_t* out, ssiz
     const int32_t interpolated = base * (1 << kSegmentBits) + (next - base) * (offset & kLow);
     const int32_t value = (interpolated + (1 << (kSegmentBits - 1))) >> kSegmentBits;
     out[i] = static_cast<int16_t>(value < -INT16_MAX ? -INT16_MAX : value);
+  }
+}
+
+void patched_s16(const int16_t* in, const int16_t* table, int16_t* out, ssize_t count) {
+  for (ssize_t i = 0; i < count; ++i) {
+    const int32_t offset = int32_t{in[i]} + 32768;
+    const int16_t slot = table[kInt16Interpolated + (offset >> kSegmentBits)];
+    if (slot < 0) {
+      interpolate_s16(in + i, table, out + i, 1);
+    } else {
+      const int16_t value = table[kPatchesStart + slot * kSegment + (offset & (kSegment - 1))];
+      out[i] = value < -INT16_MAX ? static_cast<int16_t>(-INT16_MAX) : value;
+    }
   }
 }
 
@@ -60,8 +96,13 @@ void quantized_table_out(KernelRuntimeContext& ctx, Span<EValue*> stack) {
   const bool s16 = type == ScalarType::Short;
   ETARM_KERNEL_CHECK(
       ctx, table->scalar_type() == type && table->dim() == 1 && contiguous(*table) && has_data(*table) &&
-          (s16 ? entries == kInt16Interpolated || entries == kInt16Exact : entries == kInt8Entries),
-      "%s: the table must be 1-D of the input's type with 256 entries (int8) or 513 or 65536 (int16)", kName);
+          (s16 ? entries == kInt16Interpolated || entries == kInt16Exact || patched_size(entries)
+               : entries == kInt8Entries),
+      "%s: the table must be 1-D of the input's type with 256 entries (int8), or 513, 65536 or 1025 + 128 k (int16)",
+      kName);
+  ETARM_KERNEL_CHECK(
+      ctx, !s16 || !patched_size(entries) || valid_slots(table->const_data_ptr<int16_t>(), entries),
+      "%s: a patched table's segment slots must be -1 or the index of one of its patches", kName);
   ETARM_KERNEL_CHECK(
       ctx, contiguous(*input) && contiguous(*out) && input->dim() == out->dim() &&
           input->dim() <= static_cast<ssize_t>(kMaxDim),
@@ -81,6 +122,9 @@ void quantized_table_out(KernelRuntimeContext& ctx, Span<EValue*> stack) {
   } else if (entries == kInt16Interpolated) {
     interpolate_s16(input->const_data_ptr<int16_t>(), table->const_data_ptr<int16_t>(),
                     out->mutable_data_ptr<int16_t>(), input->numel());
+  } else if (patched_size(entries)) {
+    patched_s16(input->const_data_ptr<int16_t>(), table->const_data_ptr<int16_t>(), out->mutable_data_ptr<int16_t>(),
+                input->numel());
   } else {
     look_up_s16(input->const_data_ptr<int16_t>(), table->const_data_ptr<int16_t>(), out->mutable_data_ptr<int16_t>(),
                 input->numel());

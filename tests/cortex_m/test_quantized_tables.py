@@ -1,6 +1,7 @@
 """cortex_m.quantized_table from the compiler's side: which quantized activations become the table op (int8 and
---a16w8), its results against the PT2E model (int8: bit for bit; int16: within INT16_TABLE_MAX_LSB steps, or exact
-where the 65536-entry table is taken), the ops kept whole for it, its NHWC reads, and the reasons when not lowered."""
+--a16w8), its results against the PT2E model (int8: bit for bit; int16: within INT16_TABLE_MAX_LSB steps, exact in
+patched segments and where the 65536-entry table is taken), the ops kept whole for it, its NHWC reads, and the reasons
+when not lowered."""
 
 from __future__ import annotations
 
@@ -12,7 +13,14 @@ from executorch.exir import EdgeCompileConfig
 from etarm.compiler import quantize_model
 from etarm.cortex_m import CortexMQuantizer
 from etarm.cortex_m.compile_spec import CortexMCompileSpec
-from etarm.cortex_m.ops.quantized_table import INT16_EXACT_ENTRIES, INT16_INTERPOLATED_ENTRIES, quantized_table
+from etarm.cortex_m.ops.quantized_table import (
+    INT16_EXACT_ENTRIES,
+    INT16_INTERPOLATED_ENTRIES,
+    PATCHES_START,
+    SEGMENT_BITS,
+    is_patched_size,
+    quantized_table,
+)
 from etarm.cortex_m.partitioner import CortexMPartitioner
 from etarm.cortex_m.passes.matching import REASON
 from etarm.cortex_m.passes.quantized_activations_as_tables import ops_to_keep_whole, table_op_names
@@ -49,6 +57,7 @@ _ANY_INPUT = {
     "abs": torch.abs,
     "neg": torch.neg,
     "floor": torch.floor,
+    "floor_wide": lambda x: torch.floor(x * 100),  # a step every 0.4 segments: exact int16 tables
     "square": lambda x: x**2,
 }
 # Functions of a positive input: steep near 0, so int16 takes exact tables.
@@ -143,22 +152,47 @@ def test_int16_activations_become_tables_within_two_steps(functions, positive):
     assert not [n for n in calls(program) if op_name(n.target) in table_op_names()]
     tables = calls(program, _TABLE)
     assert len(tables) == len(functions)
-    sizes = {}
+    kinds = {}
     for node in tables:
         table = _table_of(program, node)
         assert node.meta["val"].dtype == torch.int16 and table.dtype == torch.int16
-        sizes[table.numel()] = sizes.get(table.numel(), 0) + 1
-    assert set(sizes) <= {INT16_INTERPOLATED_ENTRIES, INT16_EXACT_ENTRIES}
-    # Where interpolating stays within two steps the table has 513 entries, elsewhere (floor's steps; log, rsqrt, ...
-    # near 0; curves at output steps much finer than the input's) the 65536 exact results.
-    assert sizes.get(INT16_EXACT_ENTRIES, 0) >= 1
-    assert positive or sizes.get(INT16_INTERPOLATED_ENTRIES, 0) >= 1
+        kinds[node] = _kind(table.numel())
+    # Where interpolating stays within two steps the table has 513 entries; the segments it misses (hardswish's kinks,
+    # floor's steps, where a clipped output saturates) are patched with their exact results; steps in most segments
+    # take the 65536 exact results.
+    assert positive or set(kinds.values()) == {"interpolated", "patched", "exact"}
     got, expected = program.module()(*inputs), quantized(*inputs)
     steps = _steps(program, got, expected)
     assert max(steps) <= INT16_TABLE_MAX_LSB + 1e-3
     for node, step in zip(_output_tables(program), steps):
-        if _table_of(program, node).numel() == INT16_EXACT_ENTRIES:
+        if kinds[node] == "exact":
             assert step == 0
+
+
+def _kind(entries: int) -> str:
+    if entries == INT16_INTERPOLATED_ENTRIES:
+        return "interpolated"
+    if entries == INT16_EXACT_ENTRIES:
+        return "exact"
+    assert is_patched_size(entries)
+    return "patched"
+
+
+def test_patched_int16_tables_are_exact_in_their_segments():
+    """hardswish at a16w8: interpolating misses around its kinks, so those segments read the PT2E model's results."""
+    torch.manual_seed(3)
+    model, inputs = _Activations({"hardswish": F.hardswish}).eval(), (torch.randn(4, 1024) * 2,)
+    quantized, program = _lower(model, inputs, a16w8=True)
+    (node,) = calls(program, _TABLE)
+    table = _table_of(program, node)
+    assert is_patched_size(table.numel()) and table.numel() < 4096  # a few segments, not 128 KiB
+    slots = table[INT16_INTERPOLATED_ENTRIES:PATCHES_START]
+    (got,), (expected,) = program.module()(*inputs), quantized(*inputs)
+    scale = float(qparams_of(next(iter(node.users))).scale)
+    x = qparams_of(node.args[0]).quantize(inputs[0]).to(torch.int64)
+    in_patch = slots[(x + 32768) >> SEGMENT_BITS] >= 0
+    assert in_patch.any() and torch.equal(got[in_patch], expected[in_patch])
+    assert float((got - expected).abs().max()) / scale <= INT16_TABLE_MAX_LSB + 1e-3
 
 
 def test_int8_tables_are_the_tosa_lowerings():
@@ -247,7 +281,13 @@ def test_eager_op_semantics_and_bad_tables():
     assert quantized_table(torch.tensor([-32768, 0, 32767], dtype=torch.int16), exact).tolist() == [32767, -1, -32767]
     with pytest.raises(ValueError, match="256 entries"):
         quantized_table(x8, torch.zeros(255, dtype=torch.int8))
-    with pytest.raises(ValueError, match="513 or 65536"):
+    patched = torch.cat([table16, torch.full((512,), -1, dtype=torch.int16), torch.arange(128, dtype=torch.int16)])
+    patched[513 + 256] = 0  # inputs 0..127 read the patch: out = input
+    assert quantized_table(x16, patched).tolist() == [64, 65, 0, -2, -32767]  # 192, 193, -32768 still interpolate
+    with pytest.raises(ValueError, match="513, 65536 or 1025"):
         quantized_table(x16, torch.zeros(256, dtype=torch.int16))
+    patched[513 + 3] = 1  # only patch 0 exists
+    with pytest.raises(ValueError, match="segment slots"):
+        quantized_table(x16, patched)
     with pytest.raises(ValueError, match="not int8 or int16"):
         quantized_table(torch.zeros(3), table8)

@@ -1,7 +1,7 @@
 // cortex_m::quantized_table.out against a plain reference: every int8 input read from a 256-entry table; int16 inputs
 // (the extremes, every segment's ends and middle) interpolated in a 513-entry table as TOSA's int16 TABLE followed by
-// its rescale by 2^-7, rounding half up; int16 inputs read from a 65536-entry table; -32768 raised to -32767; empty
-// inputs; rejected tables, types and shapes.
+// its rescale by 2^-7, rounding half up; patched segments of a 1025 + 128 k table read their exact results; int16
+// inputs read from a 65536-entry table; -32768 raised to -32767; empty inputs; rejected tables, slots, types, shapes.
 #include <cstdint>
 #include <vector>
 
@@ -112,6 +112,48 @@ TEST(QuantizedTable, Int16ExactTable) {
   }
   ASSERT_EQ(call(input, table, out), Error::Ok);
   EXPECT_TENSOR_EQ(out, want);
+}
+
+// A patched table: 513 entries, 512 segment slots, then 128 exact results per patched segment.
+TEST(QuantizedTable, Int16PatchedSegmentsReadTheirResults) {
+  const std::vector<int32_t> patched = {0, 255, 256, 511};  // the lowest and highest segments, both sides of 0
+  const int32_t entries = 1025 + 128 * static_cast<int32_t>(patched.size());
+  TestTensor table(ScalarType::Short, {entries});
+  fill_uniform(table, 8, -32768, 32767);
+  for (int32_t segment = 0; segment < 512; ++segment) {
+    table.data<int16_t>()[513 + segment] = -1;
+  }
+  for (size_t j = 0; j < patched.size(); ++j) {
+    table.data<int16_t>()[513 + patched[j]] = static_cast<int16_t>(j);
+  }
+  std::vector<int16_t> values;
+  for (int32_t segment : {0, 1, 254, 255, 256, 257, 510, 511}) {  // each patched segment and one beside it, whole
+    for (int32_t at = 0; at < 128; ++at) {
+      values.push_back(static_cast<int16_t>(-32768 + segment * 128 + at));
+    }
+  }
+  const int32_t n = static_cast<int32_t>(values.size());
+  TestTensor input(ScalarType::Short, {n}), out(ScalarType::Short, {n}), want(ScalarType::Short, {n});
+  for (int32_t i = 0; i < n; ++i) {
+    input.data<int16_t>()[i] = values[i];
+    const int32_t offset = values[i] + 32768;
+    int64_t expected = interpolated(table, values[i]);
+    for (size_t j = 0; j < patched.size(); ++j) {
+      if (offset / 128 == patched[j]) {
+        expected = table.data<int16_t>()[1025 + 128 * static_cast<int32_t>(j) + offset % 128];
+      }
+    }
+    want.data<int16_t>()[i] = static_cast<int16_t>(expected < -32767 ? -32767 : expected);
+  }
+  ASSERT_EQ(call(input, table, out), Error::Ok);
+  EXPECT_TENSOR_EQ(out, want);
+  table.data<int16_t>()[513 + 7] = static_cast<int16_t>(patched.size());  // no such patch
+  EXPECT_EQ(call(input, table, out), Error::InvalidArgument);
+  table.data<int16_t>()[513 + 7] = -2;
+  EXPECT_EQ(call(input, table, out), Error::InvalidArgument);
+  TestTensor no_patch(ScalarType::Short, {1025}), partial_patch(ScalarType::Short, {1025 + 127});
+  EXPECT_EQ(call(input, no_patch, out), Error::InvalidArgument);
+  EXPECT_EQ(call(input, partial_patch, out), Error::InvalidArgument);
 }
 
 TEST(QuantizedTable, RejectsBadArguments) {

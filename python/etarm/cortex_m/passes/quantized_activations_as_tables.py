@@ -2,8 +2,8 @@
 makes a table of (sigmoid, tanh, hardswish, hardsigmoid, gelu, silu, exp, log, erf, elu, leaky_relu, mish, softplus,
 ...), as one cortex_m.quantized_table reading a table computed here, ahead of time, with the TOSA lowering's own
 functions and tables (``lowering/quantized_lookup.py``): int8, 256 entries equal to the PT2E model's results; int16
-(a16w8), TOSA's interpolated 513-entry table, or the 65536 exact results where interpolating misses by more than
-two steps.
+(a16w8), TOSA's interpolated 513-entry table where it stays within two steps, else its entries patched with the exact
+results of the segments they miss (ops/quantized_table.py), or the 65536 exact results where that is not smaller.
 
 Which ops and which function: the ATen -> TOSA visitor of the node (the registry) says it, so the Cortex-M tables
 follow the TOSA lowering's list and parameters (gelu's approximation, leaky_relu's slope, pow by a number, ...).
@@ -16,9 +16,10 @@ that result and permutes its own instead, so CancelLayoutPermutes removes the ro
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
-from typing import Callable
 
+import numpy as np
 import torch
 from executorch.backends.transforms.utils import create_constant_placeholder
 from executorch.exir.dialects._ops import ops as exir_ops
@@ -26,10 +27,12 @@ from torch.export import ExportedProgram
 from torch.export.graph_signature import InputKind
 
 import etarm.operators  # noqa: F401  (registers the ATen -> TOSA visitors this pass asks)
+from etarm.cortex_m.ops.quantized_table import INT16_EXACT_ENTRIES, patched_int16_table
 from etarm.cortex_m.passes.matching import lower_each, pattern_problem, replace_pattern
 from etarm.cortex_m.passes.nhwc import PERMUTE, permute
-from etarm.lowering.quantized import TableLowering
+from etarm.lowering.quantized import TableLowering, int16_table_values
 from etarm.lowering.quantized_lookup import (
+    INT16_TABLE_MAX_LSB,
     Int8LookupLowering,
     LookupLowering,
     PairLookupLowering,
@@ -119,11 +122,23 @@ class QuantizedActivationsAsTables(ProgramPass):
         function, index = table_function(node)
         dequantize = node.args[index]
         source, target = qparams_of(dequantize), qparams_of(next(iter(node.users)))
-        values = torch.from_numpy(lookup_table_values(function, source, target)).to(target.dtype)
+        values = lookup_table_values(function, source, target)
+        if len(values) == INT16_EXACT_ENTRIES:
+            values = _patched_where_smaller(function, source, target, values)
+        values = torch.from_numpy(values).to(target.dtype)
         with graph.inserting_before(next(n for n in graph.nodes if n.op == "placeholder")):
             table = create_constant_placeholder(program, graph, f"{node.name}_table", InputKind.PARAMETER, values)
         replace_pattern(graph, node, TABLE, [dequantize.args[0], table])
         return None
+
+
+def _patched_where_smaller(function: Function, source, target, exact: np.ndarray) -> np.ndarray:
+    """The TOSA lowering's interpolated entries patched with the exact results of the segments they miss by more than
+    INT16_TABLE_MAX_LSB steps, where that is smaller than the 65536 exact results."""
+    with np.errstate(invalid="ignore"):
+        entries = int16_table_values(lambda x: torch.nan_to_num(function(x), nan=0.0), source, target)
+    patched = patched_int16_table(entries, exact, INT16_TABLE_MAX_LSB)
+    return exact if patched is None else patched
 
 
 def _read_before_permute(graph: torch.fx.Graph, table: torch.fx.Node) -> None:
