@@ -176,6 +176,23 @@ void quantized_extremum_out(KernelRuntimeContext& ctx, Span<EValue*> stack, bool
   }
 }
 
+const char* additive_args(Span<EValue*> stack, AdditiveArgs* args) {
+  args->a = tensor_arg(stack, 0);
+  args->b = tensor_arg(stack, 4);
+  args->out = tensor_arg(stack, 11);
+  if (stack.size() != 13 || !args->a || !args->b || !args->out || !requantize_args(stack, 1, &args->r[0]) ||
+      !requantize_args(stack, 5, &args->r[1]) || !requantize_args(stack, 8, &args->r[2])) {
+    return "bad arguments";
+  }
+  args->s16 = args->a->scalar_type() == ScalarType::Short;
+  const auto valid = args->s16 ? valid_int16 : valid_int8;
+  if (!valid(args->r[0]) || !valid(args->r[1]) || !valid(args->r[2])) {
+    return "zero point, multiplier or shift out of range";
+  }
+  return broadcast_blocks(
+      *args->a, *args->b, *args->out, args->s16 ? ScalarType::Short : ScalarType::Char, &args->blocks);
+}
+
 } // namespace cortex_m
 } // namespace kernels
 } // namespace etarm

@@ -68,6 +68,23 @@ struct BroadcastBlocks {
 const char* broadcast_blocks(
     const Tensor& a, const Tensor& b, const Tensor& out, ScalarType type, BroadcastBlocks* blocks);
 
+// The arguments of quantized_add.out and quantized_sub.out:
+//   (Tensor self, int self_zero_point, int self_multiplier, int self_shift,
+//    Tensor other, int other_zero_point, int other_multiplier, int other_shift,
+//    int output_zero_point, int output_multiplier, int output_shift, *, Tensor(a!) out)
+// int8 operands, or int16 ones (s16) with zero points 0; the output resized to the broadcast shape.
+struct AdditiveArgs {
+  const Tensor* a;
+  const Tensor* b;
+  const Tensor* out;
+  Requantize r[3];  // self, other, output
+  bool s16;
+  BroadcastBlocks blocks;
+};
+
+// Reads and checks them: nullptr, or what is wrong.
+const char* additive_args(Span<EValue*> stack, AdditiveArgs* args);
+
 inline const char* int8_broadcast_blocks(const Tensor& a, const Tensor& b, const Tensor& out, BroadcastBlocks* blocks) {
   return broadcast_blocks(a, b, out, ScalarType::Char, blocks);
 }

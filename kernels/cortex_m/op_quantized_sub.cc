@@ -47,27 +47,13 @@ void subtract_blocks(
 }
 
 void quantized_sub_out(KernelRuntimeContext& ctx, Span<EValue*> stack) {
-  const Tensor* a = tensor_arg(stack, 0);
-  const Tensor* b = tensor_arg(stack, 4);
-  const Tensor* out = tensor_arg(stack, 11);
-  Requantize r[3];
-  ETARM_KERNEL_CHECK(
-      ctx,
-      stack.size() == 13 && a && b && out && cortex_m::requantize_args(stack, 1, &r[0]) &&
-          cortex_m::requantize_args(stack, 5, &r[1]) && cortex_m::requantize_args(stack, 8, &r[2]),
-      "%s: bad arguments", kName);
-  const bool s16 = a->scalar_type() == ScalarType::Short;
-  const auto valid = s16 ? cortex_m::valid_int16 : cortex_m::valid_int8;
-  ETARM_KERNEL_CHECK(
-      ctx, valid(r[0]) && valid(r[1]) && valid(r[2]), "%s: zero point, multiplier or shift out of range", kName);
-  cortex_m::BroadcastBlocks blocks;
-  const char* problem =
-      cortex_m::broadcast_blocks(*a, *b, *out, s16 ? ScalarType::Short : ScalarType::Char, &blocks);
+  cortex_m::AdditiveArgs args;
+  const char* problem = cortex_m::additive_args(stack, &args);
   ETARM_KERNEL_CHECK(ctx, problem == nullptr, "%s: %s", kName, problem);
-  if (s16) {
-    subtract_blocks<int16_t>(*a, *b, *out, blocks, r, cortex_m::kAddLeftShiftS16);
+  if (args.s16) {
+    subtract_blocks<int16_t>(*args.a, *args.b, *args.out, args.blocks, args.r, cortex_m::kAddLeftShiftS16);
   } else {
-    subtract_blocks<int8_t>(*a, *b, *out, blocks, r, cortex_m::kAddLeftShift);
+    subtract_blocks<int8_t>(*args.a, *args.b, *args.out, args.blocks, args.r, cortex_m::kAddLeftShift);
   }
 }
 

@@ -21,17 +21,8 @@ int64_t reference(int64_t x, int64_t y, const Params& a, const Params& b, const 
   return s16 ? clamp_int16(q) : clamp_int8(q);
 }
 
-// Scales as a TOSA lowering computes them: inputs to 2 * max(scale) / 2^20 (int16: 2^15) per int32 step.
-struct Add {
-  Params a, b, out;
-};
 
-Add add_of(double scale_a, int64_t zp_a, double scale_b, int64_t zp_b, double scale_out, int64_t zp_out,
-           int left_shift = 20) {
-  const double twice_max = 2 * std::fmax(scale_a, scale_b);
-  return {params(zp_a, scale_a / twice_max), params(zp_b, scale_b / twice_max),
-          params(zp_out, twice_max / (1 << left_shift) / scale_out)};
-}
+using Add = Additive;
 
 Error call(TestTensor& a, TestTensor& b, const Add& p, TestTensor& out) {
   return KernelCall(kOp)
@@ -52,7 +43,7 @@ void check_add(TestTensor& a, TestTensor& b, const Add& p, std::vector<int32_t> 
   EXPECT_TENSOR_EQ(out, want);
 }
 
-const Add kTypical = add_of(0.02, -3, 0.015, 7, 0.03, -10);
+const Add kTypical = additive(0.02, -3, 0.015, 7, 0.03, -10);
 
 TEST(QuantizedAdd, SameShapeRandom) {
   // 37 elements: MVE's 4-lane tail and the DSP path's 4-at-a-time loop plus remainder.
@@ -66,15 +57,15 @@ TEST(QuantizedAdd, Rank4AndVeryDifferentScales) {
   TestTensor a(ScalarType::Char, {2, 3, 4, 5}), b(ScalarType::Char, {2, 3, 4, 5});
   fill_uniform(a, 3, -128, 127);
   fill_uniform(b, 4, -128, 127);
-  check_add(a, b, add_of(0.5, 0, 0.001, -128, 0.25, 127), {2, 3, 4, 5});
-  check_add(a, b, add_of(1e-4, 12, 0.05, 0, 0.05, 0), {2, 3, 4, 5});
+  check_add(a, b, additive(0.5, 0, 0.001, -128, 0.25, 127), {2, 3, 4, 5});
+  check_add(a, b, additive(1e-4, 12, 0.05, 0, 0.05, 0), {2, 3, 4, 5});
 }
 
 TEST(QuantizedAdd, SaturatesAtTheInt8Range) {
   TestTensor a(ScalarType::Char, {6}), b(ScalarType::Char, {6});
   a.set<int8_t>({-128, 127, 127, -128, 0, 64});
   b.set<int8_t>({-128, 127, -128, 127, 0, 64});
-  const Add small_output = add_of(0.1, 0, 0.1, 0, 0.05, 0);  // sums beyond the output's range clamp
+  const Add small_output = additive(0.1, 0, 0.1, 0, 0.05, 0);  // sums beyond the output's range clamp
   check_add(a, b, small_output, {6});
   TestTensor out(ScalarType::Char, {6}), want(ScalarType::Char, {6});
   ASSERT_EQ(call(a, b, small_output, out), Error::Ok);
@@ -89,7 +80,7 @@ TEST(QuantizedAdd, RoundsHalfUp) {
   TestTensor want(ScalarType::Char, {4});
   a.set<int8_t>({1, -1, 3, -3});
   b.set<int8_t>({0, 0, 0, 0});
-  ASSERT_EQ(call(a, b, add_of(0.1, 0, 0.1, 0, 0.2, 0), out), Error::Ok);
+  ASSERT_EQ(call(a, b, additive(0.1, 0, 0.1, 0, 0.2, 0), out), Error::Ok);
   want.set<int8_t>({1, 0, 2, -1});
   EXPECT_TENSOR_EQ(out, want);
 }
@@ -162,7 +153,7 @@ TEST(QuantizedAdd, RejectsShapesThatDoNotBroadcastAndBadArguments) {
 }
 
 // int16 activations (a16w8): symmetric, so every zero point is 0 and the range [-32767, 32767].
-const Add kTypicalS16 = add_of(3e-4, 0, 2e-4, 0, 4e-4, 0, 15);
+const Add kTypicalS16 = additive(3e-4, 0, 2e-4, 0, 4e-4, 0, 15);
 
 TEST(QuantizedAddS16, RandomBroadcastAndScales) {
   // 37 elements: MVE's 4-lane tail, the DSP path's pairs plus one; a broadcast row; very different scales.
@@ -170,7 +161,7 @@ TEST(QuantizedAddS16, RandomBroadcastAndScales) {
   fill_uniform(a, 11, -32768, 32767);
   fill_uniform(b, 12, -32768, 32767);
   check_add(a, b, kTypicalS16, {37});
-  check_add(a, b, add_of(1e-2, 0, 1e-5, 0, 2e-2, 0, 15), {37});
+  check_add(a, b, additive(1e-2, 0, 1e-5, 0, 2e-2, 0, 15), {37});
   TestTensor m(ScalarType::Short, {2, 3, 4}), row(ScalarType::Short, {4});
   fill_uniform(m, 13, -32768, 32767);
   fill_uniform(row, 14, -32768, 32767);
@@ -182,10 +173,10 @@ TEST(QuantizedAddS16, SaturatesAndRoundsHalfUp) {
   TestTensor want(ScalarType::Short, {6});
   a.set<int16_t>({1, -1, 3, -3, 32767, -32768});
   b.set<int16_t>({0, 0, 0, 0, 32767, -32768});
-  ASSERT_EQ(call(a, b, add_of(0.1, 0, 0.1, 0, 0.2, 0, 15), out), Error::Ok);
+  ASSERT_EQ(call(a, b, additive(0.1, 0, 0.1, 0, 0.2, 0, 15), out), Error::Ok);
   want.set<int16_t>({1, 0, 2, -1, 32767, -32767});  // (x + y) / 2, .5 toward +inf; never -32768
   EXPECT_TENSOR_EQ(out, want);
-  check_add(a, b, add_of(0.1, 0, 0.1, 0, 0.1, 0, 15), {6});  // sums beyond the range saturate
+  check_add(a, b, additive(0.1, 0, 0.1, 0, 0.1, 0, 15), {6});  // sums beyond the range saturate
 }
 
 TEST(QuantizedAddS16, RejectsZeroPointsAndMixedTypes) {

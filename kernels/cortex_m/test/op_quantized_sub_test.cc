@@ -12,17 +12,7 @@ using namespace etarm::kernels::testing;
 
 constexpr const char* kOp = "cortex_m::quantized_sub.out";
 
-struct Sub {
-  Params a, b, out;
-};
-
-// Scales as the compiler chooses them: both operands on a common int32 step of 2 * max(scale) / 2^left_shift.
-Sub sub_of(double scale_a, int64_t zp_a, double scale_b, int64_t zp_b, double scale_out, int64_t zp_out,
-           int left_shift = 20) {
-  const double twice_max = 2 * std::fmax(scale_a, scale_b);
-  return {params(zp_a, scale_a / twice_max), params(zp_b, scale_b / twice_max),
-          params(zp_out, twice_max / (1 << left_shift) / scale_out)};
-}
+using Sub = Additive;
 
 Error call(TestTensor& a, TestTensor& b, const Sub& p, TestTensor& out) {
   return KernelCall(kOp)
@@ -52,24 +42,24 @@ TEST(QuantizedSub, RandomInt8WithDifferentScales) {
   TestTensor a(ScalarType::Char, {2, 3, 7}), b(ScalarType::Char, {2, 3, 7});
   fill_uniform(a, 11, -128, 127);
   fill_uniform(b, 12, -128, 127);
-  check_sub(a, b, sub_of(0.02, -3, 0.015, 7, 0.03, -10), {2, 3, 7});
-  check_sub(a, b, sub_of(0.5, 0, 0.001, -128, 0.25, 127), {2, 3, 7});
-  check_sub(b, a, sub_of(1e-4, 12, 0.05, 0, 0.05, 0), {2, 3, 7});
+  check_sub(a, b, additive(0.02, -3, 0.015, 7, 0.03, -10), {2, 3, 7});
+  check_sub(a, b, additive(0.5, 0, 0.001, -128, 0.25, 127), {2, 3, 7});
+  check_sub(b, a, additive(1e-4, 12, 0.05, 0, 0.05, 0), {2, 3, 7});
 }
 
 TEST(QuantizedSub, Int16) {
   TestTensor a(ScalarType::Short, {5, 9}), b(ScalarType::Short, {9});
   fill_uniform(a, 13, -32767, 32767);
   fill_uniform(b, 14, -32767, 32767);
-  check_sub(a, b, sub_of(3e-4, 0, 1e-4, 0, 2e-4, 0, 15), {5, 9});
-  check_sub(b, a, sub_of(1e-5, 0, 4e-5, 0, 1e-4, 0, 15), {5, 9});
+  check_sub(a, b, additive(3e-4, 0, 1e-4, 0, 2e-4, 0, 15), {5, 9});
+  check_sub(b, a, additive(1e-5, 0, 4e-5, 0, 1e-4, 0, 15), {5, 9});
 }
 
 TEST(QuantizedSub, BroadcastsAndSaturates) {
   TestTensor a(ScalarType::Char, {3, 1}), b(ScalarType::Char, {1, 4});
   a.set<int8_t>({-128, 0, 127});
   b.set<int8_t>({127, 0, -128, 5});
-  const Sub small_output = sub_of(0.1, 0, 0.1, 0, 0.05, 0);  // differences beyond the output's range clamp
+  const Sub small_output = additive(0.1, 0, 0.1, 0, 0.05, 0);  // differences beyond the output's range clamp
   check_sub(a, b, small_output, {3, 4});
   TestTensor out(ScalarType::Char, {3, 4}), want(ScalarType::Char, {3, 4});
   ASSERT_EQ(call(a, b, small_output, out), Error::Ok);
@@ -83,7 +73,7 @@ TEST(QuantizedSub, RoundsHalfUp) {
   TestTensor want(ScalarType::Char, {4});
   a.set<int8_t>({1, 0, 3, 0});
   b.set<int8_t>({0, 1, 0, 3});
-  ASSERT_EQ(call(a, b, sub_of(0.1, 0, 0.1, 0, 0.2, 0), out), Error::Ok);
+  ASSERT_EQ(call(a, b, additive(0.1, 0, 0.1, 0, 0.2, 0), out), Error::Ok);
   want.set<int8_t>({1, 0, 2, -1});
   EXPECT_TENSOR_EQ(out, want);
 }
@@ -91,13 +81,13 @@ TEST(QuantizedSub, RoundsHalfUp) {
 TEST(QuantizedSub, RejectsBadArguments) {
   TestTensor a(ScalarType::Char, {4}), b(ScalarType::Char, {4}), out(ScalarType::Char, {4});
   TestTensor wide(ScalarType::Short, {4}), other(ScalarType::Char, {3});
-  const Sub p = sub_of(0.02, -3, 0.015, 7, 0.03, -10);
+  const Sub p = additive(0.02, -3, 0.015, 7, 0.03, -10);
   EXPECT_EQ(call(a, wide, p, out), Error::InvalidArgument);  // mixed types
   EXPECT_EQ(call(a, other, p, out), Error::InvalidArgument);  // shapes that do not broadcast
   Sub negative = p;
   negative.b.multiplier = -negative.b.multiplier;
   EXPECT_EQ(call(a, b, negative, out), Error::InvalidArgument);
-  Sub offset16 = sub_of(3e-4, 5, 1e-4, 0, 2e-4, 0, 15);  // int16 takes zero points 0 only
+  Sub offset16 = additive(3e-4, 5, 1e-4, 0, 2e-4, 0, 15);  // int16 takes zero points 0 only
   TestTensor c(ScalarType::Short, {4}), d(ScalarType::Short, {4}), e(ScalarType::Short, {4});
   EXPECT_EQ(call(c, d, offset16, e), Error::InvalidArgument);
 }

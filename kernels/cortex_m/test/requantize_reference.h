@@ -40,6 +40,19 @@ inline int64_t rescale_s16(int64_t x, const Params& p) {
   return (x * reduced + (int64_t{1} << (r - 1))) >> r;
 }
 
+// The parameters of a quantized add or sub, as the compiler chooses them: both operands rescaled to a common int32
+// step of 2 * max(scale) / 2^left_shift (20 for int8, 15 for int16), that step rescaled into the output.
+struct Additive {
+  Params a, b, out;
+};
+
+inline Additive additive(double scale_a, int64_t zp_a, double scale_b, int64_t zp_b, double scale_out, int64_t zp_out,
+                         int left_shift = 20) {
+  const double twice_max = 2 * std::fmax(scale_a, scale_b);
+  return {params(zp_a, scale_a / twice_max), params(zp_b, scale_b / twice_max),
+          params(zp_out, twice_max / (1 << left_shift) / scale_out)};
+}
+
 inline int64_t clamp_int8(int64_t q) {
   return q < -128 ? -128 : (q > 127 ? 127 : q);
 }
