@@ -53,7 +53,8 @@ QUANTIZE_OPS = re.compile(r"(quantize_per_tensor|dequantize_per_tensor|quantize_
 # Operators that only move, view or copy data: no arithmetic to quantize.
 DATA_MOVEMENT_OPS = {
     "_clone_dim_order", "_to_dim_order_copy", "cat", "clone", "expand_copy", "permute_copy", "select_copy",
-    "slice_copy", "squeeze_copy", "transpose_copy", "unsqueeze_copy", "view_copy",
+    "slice_copy", "split_with_sizes_copy", "squeeze_copy", "transpose_copy", "unsqueeze_copy", "upsample_nearest2d",
+    "view_copy",
 }  # fmt: skip
 
 
