@@ -14,6 +14,7 @@ if the generated registration (`etarm kernels kws.pte --registration`) calls its
 the program needs and the libraries lack fails the link with its name.
 """
 
+load("//platforms:compat.bzl", "only_on")
 load("//runtime:defs.bzl", "runtime_cc_library")
 load("//toolchains:defs.bzl", "host_transition")
 
@@ -42,18 +43,21 @@ _registration = rule(
     },
 )
 
-def etarm_selected_kernels(name, pte, kernels, **kwargs):
+def etarm_selected_kernels(name, pte, kernels, platform = "//platforms:corstone300", **kwargs):
     """`name`: a cc_library registering the kernels `pte` (a .pte or .bpte) uses, from the `_selective` libraries in
-    `kernels`."""
+    `kernels`, for the images of `platform` (a board of //platforms: other builds skip it, as etarm_firmware's
+    parts)."""
     _registration(
         name = name + "_registration",
         pte = pte,
+        target_compatible_with = only_on(platform),
         **kwargs
     )
     runtime_cc_library(
         name = name,
         srcs = [":" + name + "_registration"],
         alwayslink = True,
+        target_compatible_with = only_on(platform),
         deps = kernels,
         **kwargs
     )
