@@ -6,6 +6,7 @@
         name = "kws_kernels",
         pte = ":kws.pte",
         kernels = ["//kernels/cortex_m:cortex_m_selective", "//kernels/portable:portable_selective"],
+        platform = "//platforms:corstone300",
     )
 
 `:kws_kernels` replaces the kernel libraries in the image's deps. The `_selective` libraries are the kernel
