@@ -44,6 +44,29 @@ def groups_and_channels(convolution: torch.fx.Node) -> tuple[int, int]:
     return int(convolution.args[8]), int(convolution.args[0].meta["val"].shape[1])
 
 
+def convolution_constants(
+    program: ExportedProgram,
+    graph: torch.fx.Graph,
+    convolution: torch.fx.Node,
+    weight: torch.Tensor,
+    bias: torch.Tensor,
+    params: list[tuple[int, int]],
+) -> tuple[torch.fx.Node, ...]:
+    """The constants a convolution's cortex_m op reads (its weight in the kernel's layout, bias, per-channel
+    multipliers and shifts), as new parameters named after ``convolution``."""
+    first_input = next(n for n in graph.nodes if n.op == "placeholder")
+    with graph.inserting_before(first_input):
+        return tuple(
+            create_constant_placeholder(program, graph, f"{convolution.name}_{what}", InputKind.PARAMETER, value)
+            for what, value in (
+                ("weight", weight),
+                ("bias", bias),
+                ("multipliers", torch.tensor([m for m, _ in params], dtype=torch.int32)),
+                ("shifts", torch.tensor([s for _, s in params], dtype=torch.int32)),
+            )
+        )
+
+
 class QuantizedConvolutionAsCmsisNn(ProgramPass):
     """The rewrite of one kind of quantized 2-D convolution into an NHWC cortex_m op (a subclass per kind)."""
 
@@ -128,17 +151,9 @@ class QuantizedConvolutionAsCmsisNn(ProgramPass):
         ):
             target, packed_shape = self.target_s4, ([int(d) for d in layout.shape],)
             layout = int4.pack(layout)
-        first_input = next(n for n in graph.nodes if n.op == "placeholder")
-        with graph.inserting_before(first_input):
-            weight_node, bias_node, multipliers, shifts = (
-                create_constant_placeholder(program, graph, f"{convolution.name}_{what}", InputKind.PARAMETER, value)
-                for what, value in (
-                    ("weight", layout),
-                    ("bias", bias),
-                    ("multipliers", torch.tensor([m for m, _ in params], dtype=torch.int32)),
-                    ("shifts", torch.tensor([s for _, s in params], dtype=torch.int32)),
-                )
-            )
+        weight_node, bias_node, multipliers, shifts = convolution_constants(
+            program, graph, convolution, layout, bias, params
+        )
         args = (
             int(x.zero_point), weight_node, bias_node, multipliers, shifts,
             [int(v) for v in stride], [int(v) for v in padding], [int(v) for v in dilation],

@@ -11,10 +11,8 @@ rewrites leave every transposed convolution to it.
 from __future__ import annotations
 
 import torch
-from executorch.backends.transforms.utils import create_constant_placeholder
 from executorch.exir.dialects._ops import ops as exir_ops
 from torch.export import ExportedProgram
-from torch.export.graph_signature import InputKind
 
 from etarm.cortex_m.passes.matching import (
     NotLowered,
@@ -25,7 +23,11 @@ from etarm.cortex_m.passes.matching import (
     quantized_result,
 )
 from etarm.cortex_m.passes.nhwc import replace_by_nhwc_op
-from etarm.cortex_m.passes.quantized_convolution import CONVOLUTION, QuantizedConvolutionAsCmsisNn
+from etarm.cortex_m.passes.quantized_convolution import (
+    CONVOLUTION,
+    QuantizedConvolutionAsCmsisNn,
+    convolution_constants,
+)
 from etarm.cortex_m.requantize import multiplier_and_shift
 from etarm.errors import EtarmError
 from etarm.op_names import op_name
@@ -96,18 +98,10 @@ class QuantizedTransposeConv2dAsCmsisNn(ProgramPass):
         except EtarmError as error:
             raise NotLowered(str(error)) from error
 
-        first_input = next(n for n in graph.nodes if n.op == "placeholder")
         cmsis_nn_weight = weight.permute(1, 2, 3, 0).contiguous()  # [C_in, C_out, KH, KW] -> [C_out, KH, KW, C_in]
-        with graph.inserting_before(first_input):
-            weight_node, bias_node, multipliers, shifts = (
-                create_constant_placeholder(program, graph, f"{convolution.name}_{what}", InputKind.PARAMETER, value)
-                for what, value in (
-                    ("weight", cmsis_nn_weight),
-                    ("bias", bias),
-                    ("multipliers", torch.tensor([m for m, _ in params], dtype=torch.int32)),
-                    ("shifts", torch.tensor([s for _, s in params], dtype=torch.int32)),
-                )
-            )
+        weight_node, bias_node, multipliers, shifts = convolution_constants(
+            program, graph, convolution, cmsis_nn_weight, bias, params
+        )
         args = (
             int(x.zero_point), weight_node, bias_node, multipliers, shifts,
             [int(v) for v in stride], [int(v) for v in padding], [int(v) for v in output_padding],
